@@ -1,0 +1,1 @@
+[.[] | {name: .metadata.name, "ready": (.status.ready // 0)}]

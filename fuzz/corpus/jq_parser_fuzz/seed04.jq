@@ -1,0 +1,1 @@
+reduce .[] as $x (0; . + $x) | foreach .[] as {a: $y} (0; . + $y; [$y, .])

@@ -1,0 +1,1 @@
+if .a then 1 elif .b then 2 else 3 end | try error("x") catch .

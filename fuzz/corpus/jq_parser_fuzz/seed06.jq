@@ -1,0 +1,1 @@
+label $out | .[] | if . > 1 then ., break $out else empty end

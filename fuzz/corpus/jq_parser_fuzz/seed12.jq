@@ -1,0 +1,1 @@
+import "m" as m; include "n" {search: "."}; m::f($m::d)

@@ -1,0 +1,1 @@
+module {name: "x", deps: [1, 2.5, null, true]}; def f: .; f

@@ -1,0 +1,3 @@
+# comment \
+ still comment
+. # end

@@ -1,0 +1,1 @@
+[limit(3; repeat(1))] | first, last, nth(1; .[])

@@ -1,0 +1,1 @@
+. as {a: [$x, {b: $y}]} | {$x, y: $y} | to_entries

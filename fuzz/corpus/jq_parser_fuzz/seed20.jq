@@ -1,0 +1,1 @@
+path(..) | getpath(["a", 0]) | paths(type == "number")

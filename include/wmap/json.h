@@ -1,0 +1,76 @@
+// JSON text to and from Values.
+//
+// The reader accepts RFC 8259 JSON (plus a stream of several top-level values separated by
+// whitespace, for NDJSON and jq-style streams), builds Values directly, and reports errors with
+// line and column and the messages of Go's encoding/json (which gojq prints). Nesting depth is
+// bounded (ReadOptions::max_depth) and parsing never recurses, so no input can overflow the
+// stack. Integer literals that fit in int64 stay exact; other numbers are doubles (gojq keeps
+// larger integers exact as big integers; here they become the nearest double). Numbers beyond
+// the double range read as ±infinity (printed as ±1.7976931348623157e+308, as gojq does). NaN
+// and Infinity literals are errors. Unpaired surrogate escapes and each byte of invalid UTF-8
+// become U+FFFD. Duplicate keys: the last value wins, at the position of the first.
+//
+// The writer prints as gojq does: keys sorted by bytes, gojq's number formatting and string
+// escaping, 2-space indent by default. It never recurses either.
+//
+// All functions are thread-safe; each thread keeps its own scratch buffers.
+#ifndef WMAP_JSON_H_
+#define WMAP_JSON_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "wmap/status.h"
+#include "wmap/value.h"
+
+namespace wmap::json {
+
+struct ReadOptions {
+  size_t max_depth = 10000;  // deeper nesting is an error, never a stack overflow
+};
+
+// Parses exactly one JSON value (surrounding whitespace allowed).
+Result<Value> Parse(std::string_view text, const ReadOptions& options = {});
+
+// Reads a stream of JSON values one at a time from a buffer. The buffer must outlive the reader.
+// Values may be separated by whitespace or, when self-delimiting, by nothing ("1[2]" is two
+// values), as with gojq's decoder. After the first error the reader stays failed.
+class StreamReader {
+ public:
+  explicit StreamReader(std::string_view text, ReadOptions options = {});
+  // Returns false at the end of the input; on an error returns true and sets *error instead.
+  bool Next(Value* out, Error* error);
+  bool failed() const { return failed_; }
+  size_t offset() const { return pos_; }
+
+ private:
+  std::string_view text_;
+  ReadOptions options_;
+  size_t pos_ = 0;
+  bool failed_ = false;
+};
+
+struct WriteOptions {
+  int indent = 2;         // 0 = compact (-c); ignored when tab is set
+  bool tab = false;       // indent with one tab per level (--tab)
+  bool sort_keys = true;  // gojq always sorts; false keeps insertion order
+  bool ascii = false;     // escape every non-ASCII character as \uXXXX (-a)
+};
+
+// Appends the JSON text of v to *out (no trailing newline).
+void Write(const Value& v, const WriteOptions& options, std::string* out);
+std::string ToString(const Value& v, const WriteOptions& options = {});
+// Compact, sorted: the form jq's tojson and tostring produce.
+std::string ToCompactString(const Value& v);
+
+// gojq's text for a number, as printed by the writer and by tostring.
+void FormatNumber(const Value& number, std::string* out);
+// A JSON string literal with gojq's escaping: \" \\ \b \f \n \r \t, \u00XX for other control
+// characters and DEL, \ufffd for each byte of invalid UTF-8; <, >, & and U+2028/U+2029 are not
+// escaped. ascii=true also escapes all non-ASCII as \uXXXX with surrogate pairs (as jq -a).
+void WriteString(std::string_view s, bool ascii, std::string* out);
+
+}  // namespace wmap::json
+
+#endif  // WMAP_JSON_H_

@@ -1,0 +1,49 @@
+// The subcommands of the `wmap` executable and what each needs from the process.
+#ifndef WMAP_CLI_COMMAND_H_
+#define WMAP_CLI_COMMAND_H_
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace wmap::cli {
+
+// The process resources a command uses, so tests can run commands on pipes.
+struct CommandIo {
+  int in_fd = 0;
+  int out_fd = 1;
+  int err_fd = 2;
+  // NAME=VALUE entries, terminated by nullptr (the process environment by default).
+  const char* const* environment = nullptr;
+};
+
+// Writes all of `text` to fd, retrying short writes; errors are ignored (nowhere to report).
+void WriteAll(int fd, std::string_view text);
+
+// Exit codes shared by every command (the gojq command's codes).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFalsy = 1;       // -e: the last output was false or null
+inline constexpr int kExitUsage = 2;       // bad flags or command line
+inline constexpr int kExitCompile = 3;     // the query does not compile
+inline constexpr int kExitNoOutput = 4;    // -e: no output at all
+inline constexpr int kExitRuntime = 5;     // a runtime or input error
+
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  int (*run)(std::span<const std::string> args, const CommandIo& io);
+  std::string (*help)();
+};
+
+// Every command, in the order `wmap --help` lists them.
+std::span<const Command> Commands();
+
+// The `wmap` entry point: dispatches argv[1] to a command. args excludes the program name.
+int RunMain(std::span<const std::string> args, const CommandIo& io);
+
+// The project version ("0.1.0").
+std::string_view Version();
+
+}  // namespace wmap::cli
+
+#endif  // WMAP_CLI_COMMAND_H_

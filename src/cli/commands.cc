@@ -1,0 +1,108 @@
+#include <cerrno>
+#include <string>
+#include <string_view>
+
+#include <unistd.h>
+
+#include "cli/command.h"
+#include "cli/jq_command.h"
+#include "cli/workload_commands.h"
+
+extern char** environ;
+
+namespace wmap::cli {
+namespace {
+
+constexpr Command kCommands[] = {
+    {"jq", "run a jq program over JSON or YAML inputs (gojq-compatible)", RunJqCommand,
+     JqCommandHelp},
+    {"validate", "check definition files", RunValidateCommand, ValidateCommandHelp},
+    {"status", "show the status of workload objects through a definition", RunStatusCommand,
+     StatusCommandHelp},
+    {"inspect", "show components, instances, scale and templates as JSON", RunInspectCommand,
+     InspectCommandHelp},
+};
+
+const Command* Find(std::string_view name) {
+  for (const Command& c : kCommands) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+std::string MainHelp() {
+  std::string out =
+      "wmap - read Kubernetes workload objects through declarative definitions\n"
+      "\n"
+      "Usage:\n"
+      "  wmap COMMAND [ARGS...]\n"
+      "  wmap help COMMAND\n"
+      "  wmap --version\n"
+      "\n"
+      "Commands:\n";
+  for (const Command& c : kCommands) {
+    std::string line = "  " + std::string(c.name);
+    line.append(line.size() < 12 ? 12 - line.size() : 1, ' ');
+    out += line + std::string(c.summary) + "\n";
+  }
+  out += "\nRun 'wmap help COMMAND' or 'wmap COMMAND --help' for the options of a command.\n";
+  return out;
+}
+
+int UsageError(const CommandIo& io, const std::string& message) {
+  WriteAll(io.err_fd, "wmap: " + message + "\nRun 'wmap --help' for the list of commands.\n");
+  return kExitUsage;
+}
+
+}  // namespace
+
+std::string_view Version() { return WMAP_VERSION; }
+
+void WriteAll(int fd, std::string_view text) {
+  while (!text.empty()) {
+    ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    text.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+std::span<const Command> Commands() { return kCommands; }
+
+int RunMain(std::span<const std::string> args, const CommandIo& io_in) {
+  CommandIo io = io_in;
+  if (io.environment == nullptr) io.environment = environ;
+  if (args.empty()) {
+    WriteAll(io.err_fd, MainHelp());
+    return kExitUsage;
+  }
+  const std::string& first = args[0];
+  if (first == "--help" || first == "-h") {
+    WriteAll(io.out_fd, MainHelp());
+    return kExitOk;
+  }
+  if (first == "--version" || first == "-v" || first == "version") {
+    WriteAll(io.out_fd, "wmap " + std::string(Version()) + "\n");
+    return kExitOk;
+  }
+  if (first == "help") {
+    if (args.size() == 1) {
+      WriteAll(io.out_fd, MainHelp());
+      return kExitOk;
+    }
+    const Command* c = Find(args[1]);
+    if (c == nullptr) return UsageError(io, "unknown command \"" + args[1] + "\"");
+    WriteAll(io.out_fd, c->help());
+    return kExitOk;
+  }
+  const Command* c = Find(first);
+  if (c == nullptr) {
+    if (first.starts_with("-")) return UsageError(io, "unknown flag \"" + first + "\"");
+    return UsageError(io, "unknown command \"" + first + "\"");
+  }
+  return c->run(args.subspan(1), io);
+}
+
+}  // namespace wmap::cli

@@ -1,0 +1,311 @@
+#include "cli/input_source.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "cli/file_reader.h"
+#include "cli/source_error.h"
+#include "wmap/yaml.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace wmap::cli {
+namespace {
+
+void StreamEvents(const Value& v, Value* path, std::deque<Value>* out) {
+  bool container = v.is_array() || v.is_object();
+  if (!container || v.size() == 0) {
+    out->push_back(Value::Array({*path, v}));
+    return;
+  }
+  if (v.is_array()) {
+    auto items = v.items();
+    for (size_t i = 0; i < items.size(); ++i) {
+      path->push_back(Value::Int(static_cast<int64_t>(i)));
+      StreamEvents(items[i], path, out);
+      path->mutable_items().pop_back();
+    }
+    Value last = *path;
+    last.push_back(Value::Int(static_cast<int64_t>(items.size() - 1)));
+    out->push_back(Value::Array({last}));
+  } else {
+    auto members = v.members();
+    for (const Member& m : members) {
+      path->push_back(m.key);
+      StreamEvents(m.value, path, out);
+      path->mutable_items().pop_back();
+    }
+    Value last = *path;
+    last.push_back(members.back().key);
+    out->push_back(Value::Array({last}));
+  }
+}
+
+// The message and line the gojq command shows for a YAML error: the reader's message without
+// its "yaml: line L, column C: " prefix and "(while ...)" context; the line is the context's
+// line and column for scanner errors ("while scanning ..."), as go-yaml reports them, else the
+// problem's (columns are 1-based; 0 when unknown).
+std::string YamlErrorText(const Error& e, int* line, int* column) {
+  std::string message = e.message;
+  *line = e.position.line;
+  *column = e.position.column;
+  if (message.starts_with("yaml: ")) message.erase(0, 6);
+  if (message.starts_with("line ")) {
+    size_t colon = message.find(": ");
+    if (colon != std::string::npos) message.erase(0, colon + 2);
+  }
+  size_t open = message.rfind(" (while ");
+  if (open != std::string::npos && message.back() == ')') {
+    std::string context = message.substr(open + 2, message.size() - open - 3);
+    message.erase(open);
+    size_t at = context.find(" at line ");
+    if (context.starts_with("while scanning") && at != std::string::npos) {
+      int context_line = std::atoi(context.c_str() + at + 9);
+      if (context_line > 0) {
+        *line = context_line;
+        size_t col = context.find("column ", at);
+        *column = col == std::string::npos ? 0 : std::atoi(context.c_str() + col + 7);
+      }
+    }
+  }
+  return message;
+}
+
+}  // namespace
+
+InputSource::InputSource(InputFormat format, bool slurp, std::vector<std::string> files,
+                         int stdin_fd)
+    : format_(format), slurp_(slurp), files_(std::move(files)), stdin_fd_(stdin_fd) {
+  if (files_.empty()) files_.push_back("-");
+}
+
+InputSource::~InputSource() = default;
+
+bool InputSource::OpenNext(std::string* error, bool* failed) {
+  *failed = false;
+  pending_.clear();
+  text_.clear();
+  pos_ = 0;
+  line_base_ = 0;
+  incremental_ = false;
+  eof_ = true;
+  json_failed_ = false;
+  open_ = false;
+  if (next_file_ >= files_.size()) {
+    name_.clear();
+    return false;
+  }
+  const std::string& file = files_[next_file_++];
+  if (file == "-") {
+    name_ = "<stdin>";
+    if (!stdin_used_) {
+      stdin_used_ = true;
+      struct stat st;
+      bool regular = ::fstat(stdin_fd_, &st) == 0 && S_ISREG(st.st_mode);
+      if (!regular && !slurp_ &&
+          (format_ == InputFormat::kJson || format_ == InputFormat::kStream ||
+           format_ == InputFormat::kRaw)) {
+        incremental_ = true;
+        eof_ = false;
+      } else if (!ReadWholeFd(stdin_fd_, &text_, error)) {
+        *failed = true;
+        return true;
+      }
+    }
+  } else {
+    name_ = file;
+    if (!ReadWholeFile(file, &text_, error)) {
+      *failed = true;
+      return true;
+    }
+  }
+  open_ = true;
+  if (format_ == InputFormat::kYaml) {
+    auto docs = yaml::ParseStream(text_);
+    if (!docs.ok()) {
+      int line = 0;
+      int column = 0;
+      std::string message = YamlErrorText(docs.error(), &line, &column);
+      *error = FormatLineError("invalid yaml", name_, text_, line, column, message);
+      open_ = false;
+      *failed = true;
+      return true;
+    }
+    for (yaml::Document& d : *docs) pending_.push_back(std::move(d.value));
+  }
+  return true;
+}
+
+bool InputSource::ReadMore(std::string* error) {
+  // A value still incomplete after a large read is re-parsed only after the unconsumed text has
+  // doubled, so re-parsing stays linear overall; small pending text returns after any read, so
+  // interactive pipes see each value as soon as it is complete.
+  constexpr size_t kChunk = 1 << 20;
+  Compact();
+  size_t pending = text_.size() - pos_;
+  size_t want = std::max(kChunk, pending);
+  size_t used = text_.size();
+  text_.resize(used + want);
+  size_t got = 0;
+  while (got < want) {
+    ssize_t n = ::read(stdin_fd_, text_.data() + used + got, want - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      text_.resize(used + got);
+      eof_ = true;
+      *error = std::string("read <stdin>: ") + std::strerror(errno);
+      return false;
+    }
+    if (n == 0) {
+      eof_ = true;
+      break;
+    }
+    got += static_cast<size_t>(n);
+    if (pending < kChunk) break;
+  }
+  text_.resize(used + got);
+  return true;
+}
+
+void InputSource::Compact() {
+  if (pos_ < (1 << 20)) return;
+  line_base_ += static_cast<int>(std::count(text_.begin(), text_.begin() + pos_, '\n'));
+  text_.erase(0, pos_);
+  pos_ = 0;
+}
+
+InputSource::Status InputSource::NextRawLine(Value* out, std::string* error) {
+  while (true) {
+    size_t nl = text_.find('\n', pos_);
+    if (nl != std::string::npos) {
+      *out = Value::String(std::string_view(text_).substr(pos_, nl - pos_));
+      pos_ = nl + 1;
+      return Status::kValue;
+    }
+    if (!eof_) {
+      if (!ReadMore(error)) return Status::kError;
+      continue;
+    }
+    if (pos_ >= text_.size()) return Status::kEnd;
+    *out = Value::String(std::string_view(text_).substr(pos_));
+    pos_ = text_.size();
+    return Status::kValue;
+  }
+}
+
+InputSource::Status InputSource::NextJson(Value* out, std::string* error) {
+  while (true) {
+    if (json_failed_) return Status::kEnd;
+    std::string_view rest = std::string_view(text_).substr(pos_);
+    json::StreamReader reader(rest);
+    Value v;
+    Error e;
+    bool got = reader.Next(&v, &e);
+    // On a pipe, a value (or error) that reaches the end of what has arrived may be cut short.
+    bool at_end = !got || (reader.failed() ? e.position.offset >= rest.size()
+                                           : reader.offset() >= rest.size());
+    if (!eof_ && at_end) {
+      if (!ReadMore(error)) return Status::kError;
+      continue;
+    }
+    if (!got) return Status::kEnd;
+    if (reader.failed()) {
+      json_failed_ = true;
+      SourceErrorSpec spec;
+      spec.kind = "invalid json";
+      spec.name = name_;
+      spec.contents = text_;
+      spec.offset = pos_ + e.position.offset;
+      spec.message = e.message;
+      spec.line_base = line_base_;
+      *error = FormatSourceError(spec);
+      return Status::kError;
+    }
+    pos_ += reader.offset();
+    *out = std::move(v);
+    return Status::kValue;
+  }
+}
+
+InputSource::Status InputSource::FromCurrent(Value* out, std::string* error) {
+  if (!pending_.empty()) {
+    *out = std::move(pending_.front());
+    pending_.pop_front();
+    return Status::kValue;
+  }
+  switch (format_) {
+    case InputFormat::kRaw:
+      return NextRawLine(out, error);
+    case InputFormat::kYaml:
+      return Status::kEnd;
+    case InputFormat::kJson:
+      return NextJson(out, error);
+    case InputFormat::kStream: {
+      Value v;
+      Status s = NextJson(&v, error);
+      if (s != Status::kValue) return s;
+      Value path = Value::EmptyArray();
+      StreamEvents(v, &path, &pending_);
+      *out = std::move(pending_.front());
+      pending_.pop_front();
+      return Status::kValue;
+    }
+  }
+  return Status::kEnd;
+}
+
+InputSource::Status InputSource::NextUnslurped(Value* out, std::string* error) {
+  while (true) {
+    if (!open_) {
+      bool failed = false;
+      if (!OpenNext(error, &failed)) return Status::kEnd;
+      if (failed) return Status::kError;
+    }
+    Status s = FromCurrent(out, error);
+    if (s != Status::kEnd) return s;
+    open_ = false;
+  }
+}
+
+InputSource::Status InputSource::NextSlurped(Value* out, std::string* error) {
+  if (slurp_done_) {
+    name_.clear();
+    return Status::kEnd;
+  }
+  slurp_done_ = true;
+  if (format_ == InputFormat::kRaw) {
+    std::string all;
+    while (true) {
+      bool failed = false;
+      if (!OpenNext(error, &failed)) break;
+      if (failed) return Status::kError;
+      all += text_;
+    }
+    name_ = files_.empty() ? "" : (files_.back() == "-" ? "<stdin>" : files_.back());
+    *out = Value::String(std::move(all));
+    return Status::kValue;
+  }
+  Value array = Value::EmptyArray();
+  std::string last_name;
+  while (true) {
+    Value v;
+    Status s = NextUnslurped(&v, error);
+    if (s == Status::kEnd) break;
+    if (s == Status::kError) return s;
+    last_name = name_;
+    array.push_back(std::move(v));
+  }
+  name_ = last_name;
+  *out = std::move(array);
+  return Status::kValue;
+}
+
+InputSource::Status InputSource::Next(Value* out, std::string* error) {
+  return slurp_ ? NextSlurped(out, error) : NextUnslurped(out, error);
+}
+
+}  // namespace wmap::cli

@@ -1,0 +1,80 @@
+// The stream of input values of `wmap jq`: JSON values, raw lines, YAML documents or stream
+// events, read from files in order (or standard input), optionally slurped into one value.
+//
+// Guarantees: files are opened one at a time, when the previous one is exhausted, and read whole;
+// standard input that is a pipe or terminal is read in chunks and each JSON value or raw line is
+// produced as soon as it is complete (YAML and slurped input are read to the end first);
+// an unreadable file or a parse error yields one error (formatted as the gojq command prints it)
+// and reading resumes with the next file; standard input is read at most once ("-" again yields
+// nothing). name() is the file the last value came from, empty before the first value and after
+// the end.
+#ifndef WMAP_CLI_INPUT_SOURCE_H_
+#define WMAP_CLI_INPUT_SOURCE_H_
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "wmap/json.h"
+#include "wmap/value.h"
+
+namespace wmap::cli {
+
+enum class InputFormat { kJson, kRaw, kYaml, kStream };
+
+class InputSource {
+ public:
+  enum class Status { kValue, kError, kEnd };
+
+  // files empty: standard input. stdin_fd is the descriptor for standard input.
+  InputSource(InputFormat format, bool slurp, std::vector<std::string> files, int stdin_fd);
+  ~InputSource();
+  InputSource(const InputSource&) = delete;
+  InputSource& operator=(const InputSource&) = delete;
+
+  // Produces the next value, or an error text, or the end.
+  Status Next(Value* out, std::string* error);
+  // The name of the current file ("<stdin>" for standard input), empty when none.
+  const std::string& name() const { return name_; }
+
+ private:
+  Status NextUnslurped(Value* out, std::string* error);
+  Status NextSlurped(Value* out, std::string* error);
+  // Opens the next file; false at the end of the list. Sets *error when it cannot be read.
+  bool OpenNext(std::string* error, bool* failed);
+  // Produces from the open file; kEnd when it is exhausted.
+  Status FromCurrent(Value* out, std::string* error);
+  void PushStreamEvents(const Value& v);
+
+  InputFormat format_;
+  bool slurp_;
+  bool slurp_done_ = false;
+  std::vector<std::string> files_;
+  size_t next_file_ = 0;
+  int stdin_fd_;
+  bool stdin_used_ = false;
+
+  // Appends the next chunk of a pipe to text_; sets eof_ at its end. False on a read error.
+  bool ReadMore(std::string* error);
+  // Drops consumed text of a pipe so a long stream does not accumulate.
+  void Compact();
+  Status NextJson(Value* out, std::string* error);
+  Status NextRawLine(Value* out, std::string* error);
+
+  bool open_ = false;
+  std::string name_;
+  // The current source. A regular file (or a slurped pipe) is read whole; otherwise standard
+  // input is read incrementally (`incremental_`) so results appear as values arrive.
+  std::string text_;
+  size_t pos_ = 0;        // first byte not yet consumed
+  int line_base_ = 0;     // lines dropped from text_ by Compact(), for error line numbers
+  bool incremental_ = false;
+  bool eof_ = true;
+  bool json_failed_ = false;  // a JSON syntax error ends the current source
+  std::deque<Value> pending_;  // YAML documents or stream events not yet returned
+};
+
+}  // namespace wmap::cli
+
+#endif  // WMAP_CLI_INPUT_SOURCE_H_

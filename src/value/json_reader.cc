@@ -1,0 +1,590 @@
+// JSON reader: a single-pass, non-recursive parser that builds Values directly.
+//
+// Containers under construction live on an explicit stack, so nesting depth costs heap memory
+// (bounded by ReadOptions::max_depth), never native stack. Completed elements are collected on a
+// shared scratch stack and moved into an exactly sized container when it closes.
+//
+// Error messages follow Go's encoding/json scanner (which gojq uses for its input), and the
+// position points at the offending byte (or at the end of input for "unexpected EOF").
+// Invalid UTF-8 bytes and unpaired surrogate escapes become U+FFFD, as in Go.
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "value/json_scan.h"
+#include "value/value_nodes.h"
+#include "wmap/json.h"
+
+namespace wmap::json {
+namespace {
+
+using internal::ValueBuilder;
+
+struct Frame {
+  size_t start;  // index into the scratch stack of this container's first element
+  bool is_object;
+};
+
+// A stack of Values whose unused slots are always null: popping moves values out and leaves
+// the (null) slots in place, so neither pushing nor popping runs constructors or destructors.
+class ValueStack {
+ public:
+  size_t size() const { return top_; }
+  Value& operator[](size_t i) { return slots_[i]; }
+  Value& back() { return slots_[top_ - 1]; }
+  Value* begin() { return slots_.data(); }
+  // A null slot on top.
+  Value& push() {
+    if (top_ == slots_.size()) slots_.resize(slots_.empty() ? 256 : slots_.size() * 2);
+    return slots_[top_++];
+  }
+  // Drops every slot from n up; those slots must already be null (moved from).
+  void truncate_moved(size_t n) { top_ = n; }
+  // Drops everything, releasing values still held (after an error).
+  void clear() {
+    for (size_t i = 0; i < top_; ++i) slots_[i] = Value();
+    top_ = 0;
+  }
+  // Gives back the memory of an unusually large stack (after a document with a huge container).
+  void trim() {
+    if (top_ == 0 && slots_.size() > kRetainedSlots) std::vector<Value>().swap(slots_);
+  }
+  static constexpr size_t kRetainedSlots = 1 << 16;
+
+ private:
+  std::vector<Value> slots_;
+  size_t top_ = 0;
+};
+
+// Scratch memory reused by every parse on a thread (parsing never calls out, so it is not
+// reentered).
+struct Scratch {
+  ValueStack stack;
+  std::vector<Frame> frames;
+  std::string buffer;
+  // Recently seen object keys longer than Value's inline capacity, direct-mapped by hash, so
+  // that repeated long keys share one string node instead of allocating one each.
+  static constexpr size_t kKeyCacheSize = 512;
+  Value key_cache[kKeyCacheSize];
+};
+
+Scratch& ThreadScratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
+
+inline bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Go's quoteChar: the byte as a code point, quoted as strconv.Quote would.
+std::string QuoteChar(unsigned char c) {
+  switch (c) {
+    case '\'':
+      return "'\\''";
+    case '"':
+      return "'\"'";
+    case '\a':
+      return "'\\a'";
+    case '\b':
+      return "'\\b'";
+    case '\f':
+      return "'\\f'";
+    case '\n':
+      return "'\\n'";
+    case '\r':
+      return "'\\r'";
+    case '\t':
+      return "'\\t'";
+    case '\v':
+      return "'\\v'";
+    case '\\':
+      return "'\\\\'";
+    default:
+      break;
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "'";
+  if (c < 0x20 || c == 0x7f) {
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  } else if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0xa1 || c == 0xad) {
+    out += "\\u00";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  } else {
+    out += static_cast<char>(0xc0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3f));
+  }
+  out += '\'';
+  return out;
+}
+
+void AppendUtf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xc0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xe0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  } else {
+    out->push_back(static_cast<char>(0xf0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  }
+}
+
+constexpr char kReplacement[] = "\xef\xbf\xbd";
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, size_t max_depth, Scratch* scratch)
+      : begin_(text.data()),
+        end_(text.data() + text.size()),
+        max_depth_(max_depth),
+        scratch_(*scratch) {}
+
+  // Parses one value starting at *pos (leading whitespace allowed). On success stores it in
+  // *out, advances *pos past it and returns true; otherwise fills error().
+  bool ParseOne(size_t* pos, Value* out);
+  Error& error() { return error_; }
+  // Records "invalid character <c> <context>" at `at`; returns false.
+  bool FailChar(const char* at, const char* context);
+
+ private:
+  bool Fail(const char* at, std::string message);
+  bool Eof() { return Fail(end_, "unexpected EOF"); }
+  void SkipSpace(const char*& p) const {
+    while (p < end_ && IsSpace(*p)) ++p;
+  }
+  // Parses the string literal at p into *out. Keys longer than the inline capacity are shared
+  // through the key cache.
+  template <bool kIsKey>
+  bool ParseString(const char*& p, Value* out);
+  bool ParseStringSlow(const char*& p, const char* start, Value* out);
+  bool ParseEscape(const char*& p, std::string* buf);
+  bool ParseNumber(const char*& p, Value* out);
+  bool ParseLiteral(const char*& p, std::string_view word, const char* name);
+  Value CloseArray(size_t start);
+  Value CloseObject(size_t start);
+
+  const char* begin_;
+  const char* end_;
+  size_t max_depth_;
+  Scratch& scratch_;
+  Error error_;
+};
+
+bool Parser::Fail(const char* at, std::string message) {
+  error_.message = std::move(message);
+  size_t offset = static_cast<size_t>(at - begin_);
+  int line = 1;
+  const char* line_start = begin_;
+  for (const char* q = begin_; q < at; ++q) {
+    if (*q == '\n') {
+      ++line;
+      line_start = q + 1;
+    }
+  }
+  error_.position.line = line;
+  error_.position.column = static_cast<int>(at - line_start) + 1;
+  error_.position.offset = offset;
+  return false;
+}
+
+bool Parser::FailChar(const char* at, const char* context) {
+  std::string msg = "invalid character ";
+  msg += QuoteChar(static_cast<unsigned char>(*at));
+  msg += ' ';
+  msg += context;
+  return Fail(at, std::move(msg));
+}
+
+bool Parser::ParseLiteral(const char*& p, std::string_view word, const char* name) {
+  // p points at the first letter, already known to match.
+  for (size_t i = 1; i < word.size(); ++i) {
+    if (p + i >= end_) return Eof();
+    if (p[i] != word[i]) {
+      std::string ctx = "in literal ";
+      ctx += name;
+      ctx += " (expecting ";
+      ctx += QuoteChar(static_cast<unsigned char>(word[i]));
+      ctx += ')';
+      return FailChar(p + i, ctx.c_str());
+    }
+  }
+  p += word.size();
+  return true;
+}
+
+bool Parser::ParseNumber(const char*& p, Value* out) {
+  const char* start = p;
+  bool negative = false;
+  if (*p == '-') {
+    negative = true;
+    ++p;
+    if (p == end_) return Eof();
+    if (!IsDigit(*p)) return FailChar(p, "in numeric literal");
+  }
+  const char* digits = p;
+  if (*p == '0') {
+    ++p;
+  } else {
+    while (p < end_ && IsDigit(*p)) ++p;
+  }
+  const char* digits_end = p;
+  bool integral = true;
+  if (p < end_ && *p == '.') {
+    ++p;
+    if (p == end_) return Eof();
+    if (!IsDigit(*p)) return FailChar(p, "after decimal point in numeric literal");
+    while (p < end_ && IsDigit(*p)) ++p;
+    integral = false;
+  }
+  if (p < end_ && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p < end_ && (*p == '+' || *p == '-')) ++p;
+    if (p == end_) return Eof();
+    if (!IsDigit(*p)) return FailChar(p, "in exponent of numeric literal");
+    while (p < end_ && IsDigit(*p)) ++p;
+    integral = false;
+  }
+  size_t ndigits = static_cast<size_t>(digits_end - digits);
+  if (integral && ndigits <= 19) {
+    uint64_t v = 0;
+    for (const char* q = digits; q < digits_end; ++q) v = v * 10 + static_cast<uint64_t>(*q - '0');
+    // 19 digits fit in uint64; check the int64 range.
+    if (!negative && v <= static_cast<uint64_t>(INT64_MAX)) {
+      ValueBuilder::AssignInt(out, static_cast<int64_t>(v));
+      return true;
+    }
+    if (negative && v <= static_cast<uint64_t>(INT64_MAX) + 1) {
+      ValueBuilder::AssignInt(out, static_cast<int64_t>(0 - v));
+      return true;
+    }
+  }
+  double d = 0;
+  auto [ptr, ec] = std::from_chars(start, p, d);
+  if (ec == std::errc::result_out_of_range || ptr != p) {
+    std::string copy(start, p);
+    d = std::strtod(copy.c_str(), nullptr);  // ±HUGE_VAL on overflow, 0 or subnormal below
+  }
+  if (integral) {
+    // An integer literal beyond int64: kept as the nearest double.
+    *out = Value::Number(d);
+  } else {
+    ValueBuilder::AssignDouble(out, d);
+  }
+  return true;
+}
+
+bool Parser::ParseEscape(const char*& p, std::string* buf) {
+  // p points at the backslash.
+  ++p;
+  if (p == end_) return Eof();
+  char c = *p++;
+  switch (c) {
+    case '"':
+    case '\\':
+    case '/':
+      buf->push_back(c);
+      return true;
+    case 'b':
+      buf->push_back('\b');
+      return true;
+    case 'f':
+      buf->push_back('\f');
+      return true;
+    case 'n':
+      buf->push_back('\n');
+      return true;
+    case 'r':
+      buf->push_back('\r');
+      return true;
+    case 't':
+      buf->push_back('\t');
+      return true;
+    case 'u':
+      break;
+    default:
+      return FailChar(p - 1, "in string escape code");
+  }
+  auto read_hex4 = [&](const char* q, uint32_t* cp) -> bool {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+      if (q + i >= end_) return Eof();
+      int h = HexValue(q[i]);
+      if (h < 0) return FailChar(q + i, "in \\u hexadecimal character escape");
+      v = v * 16 + static_cast<uint32_t>(h);
+    }
+    *cp = v;
+    return true;
+  };
+  uint32_t cp = 0;
+  if (!read_hex4(p, &cp)) return false;
+  p += 4;
+  if (cp >= 0xd800 && cp < 0xdc00) {
+    // A high surrogate combines with an immediately following low surrogate escape.
+    if (end_ - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+      uint32_t low = 0;
+      bool hex_ok = true;
+      for (int i = 0; i < 4; ++i) {
+        int h = HexValue(p[2 + i]);
+        if (h < 0) {
+          hex_ok = false;
+          break;
+        }
+        low = low * 16 + static_cast<uint32_t>(h);
+      }
+      if (hex_ok && low >= 0xdc00 && low < 0xe000) {
+        p += 6;
+        AppendUtf8(0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00), buf);
+        return true;
+      }
+    }
+    buf->append(kReplacement, 3);
+    return true;
+  }
+  if (cp >= 0xdc00 && cp < 0xe000) {
+    buf->append(kReplacement, 3);
+    return true;
+  }
+  AppendUtf8(cp, buf);
+  return true;
+}
+
+template <bool kIsKey>
+bool Parser::ParseString(const char*& p, Value* out) {
+  // p points at the opening quote.
+  const char* start = ++p;
+  const char* q = p;
+  while (true) {
+    q = internal::ScanStringSpecial(q, end_);
+    if (q == end_) return Eof();
+    unsigned char c = static_cast<unsigned char>(*q);
+    if (c == '"') {
+      size_t n = static_cast<size_t>(q - start);
+      if (kIsKey && n > 14) {
+        std::string_view key(start, n);
+        Value& cached = scratch_.key_cache[internal::HashKey(key) % Scratch::kKeyCacheSize];
+        if (!cached.is_string() || cached.as_string() != key) cached = Value::String(key);
+        *out = cached;
+      } else if (end_ - start >= 16) {
+        ValueBuilder::AssignStringReadable16(out, start, n);
+      } else {
+        *out = Value::String(std::string_view(start, n));
+      }
+      p = q + 1;
+      return true;
+    }
+    if (c >= 0x80) {
+      size_t n = internal::ValidUtf8Sequence(q, end_);
+      if (n > 0) {
+        q += n;
+        continue;
+      }
+    }
+    break;
+  }
+  p = q;
+  return ParseStringSlow(p, start, out);
+}
+
+bool Parser::ParseStringSlow(const char*& p, const char* start, Value* out) {
+  // [start, p) is already validated content; p points at an escape, control or invalid byte.
+  std::string& buf = scratch_.buffer;
+  buf.assign(start, static_cast<size_t>(p - start));
+  while (true) {
+    const char* q = internal::ScanStringSpecial(p, end_);
+    buf.append(p, static_cast<size_t>(q - p));
+    p = q;
+    if (p == end_) return Eof();
+    unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '"') {
+      ++p;
+      *out = Value::String(std::string_view(buf));
+      return true;
+    }
+    if (c == '\\') {
+      if (!ParseEscape(p, &buf)) return false;
+      continue;
+    }
+    if (c < 0x20) return FailChar(p, "in string literal");
+    size_t n = internal::ValidUtf8Sequence(p, end_);
+    if (n > 0) {
+      buf.append(p, n);
+      p += n;
+    } else {
+      buf.append(kReplacement, 3);
+      ++p;
+    }
+  }
+}
+
+Value Parser::CloseArray(size_t start) {
+  auto& stack = scratch_.stack;
+  std::vector<Value> items(std::make_move_iterator(stack.begin() + start),
+                           std::make_move_iterator(stack.begin() + stack.size()));
+  stack.truncate_moved(start);
+  return ValueBuilder::ArrayFrom(std::move(items));
+}
+
+Value Parser::CloseObject(size_t start) {
+  auto& stack = scratch_.stack;
+  internal::MemberVector members;
+  members.reserve((stack.size() - start) / 2);
+  for (size_t i = start; i < stack.size(); i += 2) {
+    members.push_back(Member{std::move(stack[i]), std::move(stack[i + 1])});
+  }
+  stack.truncate_moved(start);
+  return ValueBuilder::ObjectFromMembers(std::move(members));
+}
+
+bool Parser::ParseOne(size_t* pos, Value* out) {
+  auto& stack = scratch_.stack;
+  auto& frames = scratch_.frames;
+  stack.clear();
+  frames.clear();
+  const char* p = begin_ + *pos;
+  Value result;
+
+  // Each value is parsed straight into its slot: `result` at the top level, otherwise a new
+  // element at the end of the scratch stack. An open container keeps its slot (holding null)
+  // just below its elements and fills it when it closes.
+  while (true) {
+    SkipSpace(p);
+    if (p == end_) return Eof();
+    Value* slot = frames.empty() ? &result : &stack.push();
+    char c = *p;
+    if (c == '"') {
+      if (!ParseString<false>(p, slot)) return false;
+    } else if (c == '{' || c == '[') {
+      if (frames.size() >= max_depth_) return FailChar(p, "exceeded max depth");
+      bool is_object = c == '{';
+      ++p;
+      SkipSpace(p);
+      if (p == end_) return Eof();
+      if (*p == (is_object ? '}' : ']')) {
+        ++p;
+        *slot = is_object ? ValueBuilder::ObjectFromUniqueMembers(internal::MemberVector())
+                          : ValueBuilder::ArrayFrom(std::vector<Value>());
+      } else {
+        frames.push_back({stack.size(), is_object});
+        if (is_object) {
+          if (*p != '"') return FailChar(p, "looking for beginning of object key string");
+          if (!ParseString<true>(p, &stack.push())) return false;
+          SkipSpace(p);
+          if (p == end_) return Eof();
+          if (*p != ':') return FailChar(p, "after object key");
+          ++p;
+        }
+        continue;
+      }
+    } else if (c == '-' || IsDigit(c)) {
+      if (!ParseNumber(p, slot)) return false;
+    } else if (c == 't') {
+      if (!ParseLiteral(p, "true", "true")) return false;
+      *slot = Value::Bool(true);
+    } else if (c == 'f') {
+      if (!ParseLiteral(p, "false", "false")) return false;
+      *slot = Value::Bool(false);
+    } else if (c == 'n') {
+      if (!ParseLiteral(p, "null", "null")) return false;
+    } else {
+      return FailChar(p, "looking for beginning of value");
+    }
+
+    // A value is complete: continue the innermost container, closing containers as they end.
+    while (true) {
+      if (frames.empty()) {
+        *out = std::move(result);
+        *pos = static_cast<size_t>(p - begin_);
+        return true;
+      }
+      const Frame f = frames.back();
+      SkipSpace(p);
+      if (p == end_) return Eof();
+      if (*p == ',') {
+        ++p;
+        if (f.is_object) {
+          SkipSpace(p);
+          if (p == end_) return Eof();
+          if (*p != '"') return FailChar(p, "looking for beginning of object key string");
+          if (!ParseString<true>(p, &stack.push())) return false;
+          SkipSpace(p);
+          if (p == end_) return Eof();
+          if (*p != ':') return FailChar(p, "after object key");
+          ++p;
+        }
+        break;  // parse the next element
+      }
+      Value closed;
+      if (f.is_object) {
+        if (*p != '}') return FailChar(p, "after object key:value pair");
+        ++p;
+        closed = CloseObject(f.start);
+      } else {
+        if (*p != ']') return FailChar(p, "after array element");
+        ++p;
+        closed = CloseArray(f.start);
+      }
+      frames.pop_back();
+      (frames.empty() ? result : stack.back()) = std::move(closed);
+    }
+  }
+}
+
+}  // namespace
+
+Result<Value> Parse(std::string_view text, const ReadOptions& options) {
+  Scratch& scratch = ThreadScratch();
+  Parser parser(text, options.max_depth, &scratch);
+  size_t pos = 0;
+  Value v;
+  bool ok = parser.ParseOne(&pos, &v);
+  if (!ok) scratch.stack.clear();
+  scratch.stack.trim();
+  if (!ok) return std::move(parser.error());
+  while (pos < text.size() && IsSpace(text[pos])) ++pos;
+  if (pos < text.size()) {
+    parser.FailChar(text.data() + pos, "after top-level value");
+    return std::move(parser.error());
+  }
+  return v;
+}
+
+StreamReader::StreamReader(std::string_view text, ReadOptions options)
+    : text_(text), options_(options) {}
+
+bool StreamReader::Next(Value* out, Error* error) {
+  if (failed_) return false;
+  while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
+  if (pos_ >= text_.size()) return false;
+  Scratch& scratch = ThreadScratch();
+  Parser parser(text_, options_.max_depth, &scratch);
+  bool ok = parser.ParseOne(&pos_, out);
+  if (!ok) scratch.stack.clear();
+  scratch.stack.trim();
+  if (!ok) {
+    failed_ = true;
+    *error = std::move(parser.error());
+  }
+  return true;
+}
+
+}  // namespace wmap::json

@@ -1,0 +1,158 @@
+#include "cli/jq_command.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "cli/command.h"
+
+namespace wmap::cli {
+namespace {
+
+// A temporary file opened for reading and writing, removed on destruction.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& contents = "") {
+    char path[] = "/tmp/wmap_cli_test_XXXXXX";
+    fd_ = ::mkstemp(path);
+    path_ = path;
+    WriteAll(fd_, contents);
+    ::lseek(fd_, 0, SEEK_SET);
+  }
+  ~TempFile() {
+    ::close(fd_);
+    ::unlink(path_.c_str());
+  }
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+  std::string Contents() const {
+    std::string out;
+    char buf[4096];
+    ssize_t n;
+    off_t off = 0;
+    while ((n = ::pread(fd_, buf, sizeof buf, off)) > 0) {
+      out.append(buf, static_cast<size_t>(n));
+      off += n;
+    }
+    return out;
+  }
+
+ private:
+  int fd_;
+  std::string path_;
+};
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Outcome RunWmap(std::vector<std::string> args, const std::string& input = "",
+            const char* const* env = nullptr) {
+  static const char* const kEmptyEnv[] = {"HOME=/nonexistent", nullptr};
+  TempFile in(input), out, err;
+  CommandIo io{in.fd(), out.fd(), err.fd(), env ? env : kEmptyEnv};
+  int code = RunMain(args, io);
+  return {code, out.Contents(), err.Contents()};
+}
+
+TEST(MainTest, VersionHelpAndUnknownCommand) {
+  EXPECT_EQ(RunWmap({"--version"}).out, "wmap 0.1.0\n");
+  Outcome help = RunWmap({"--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("jq"), std::string::npos);
+  Outcome jq_help = RunWmap({"help", "jq"});
+  EXPECT_EQ(jq_help.code, 0);
+  EXPECT_NE(jq_help.out.find("--yaml-input"), std::string::npos);
+  Outcome unknown = RunWmap({"frobnicate"});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("unknown command \"frobnicate\""), std::string::npos);
+  EXPECT_NE(unknown.err.find("wmap --help"), std::string::npos);
+}
+
+TEST(JqCommandTest, FiltersJsonStream) {
+  Outcome o = RunWmap({"jq", "-c", ".a"}, "{\"a\":[1,2]} {\"a\":\"x\"}");
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.out, "[1,2]\n\"x\"\n");
+}
+
+TEST(JqCommandTest, RawJoinAndNulOutput) {
+  EXPECT_EQ(RunWmap({"jq", "-r", ".[]"}, "[\"a\",1]").out, "a\n1\n");
+  EXPECT_EQ(RunWmap({"jq", "-j", ".[]"}, "[\"a\",1]").out, "a1");
+  EXPECT_EQ(RunWmap({"jq", "--raw-output0", ".[]"}, "[\"a\",1]").out, std::string("a\0001\000", 4));
+}
+
+TEST(JqCommandTest, NullInputSlurpAndRawInput) {
+  EXPECT_EQ(RunWmap({"jq", "-n", "-c", "[inputs]"}, "1 2 3").out, "[1,2,3]\n");
+  EXPECT_EQ(RunWmap({"jq", "-s", "-c", "."}, "1 2").out, "[1,2]\n");
+  EXPECT_EQ(RunWmap({"jq", "-R", "."}, "a\nb").out, "\"a\"\n\"b\"\n");
+  EXPECT_EQ(RunWmap({"jq", "-Rs", "."}, "a\nb\n").out, "\"a\\nb\\n\"\n");
+}
+
+TEST(JqCommandTest, Arguments) {
+  Outcome o = RunWmap({"jq", "-n", "-c", "--arg", "a", "1", "--argjson", "b", "{\"x\":2}",
+                   "[$a, $b, $ARGS.named]"});
+  EXPECT_EQ(o.out, "[\"1\",{\"x\":2},{\"a\":\"1\",\"b\":{\"x\":2}}]\n") << o.err;
+  EXPECT_EQ(RunWmap({"jq", "-n", "-c", "$ARGS.positional", "--jsonargs", "1", "{}"}).out, "[1,{}]\n");
+}
+
+TEST(JqCommandTest, ExitCodes) {
+  EXPECT_EQ(RunWmap({"jq", "-e", "."}, "null").code, 1);
+  EXPECT_EQ(RunWmap({"jq", "-e", "empty"}, "1").code, 4);
+  EXPECT_EQ(RunWmap({"jq", "-e", "."}, "1").code, 0);
+  Outcome runtime = RunWmap({"jq", ".[]"}, "1");
+  EXPECT_EQ(runtime.code, 5);
+  EXPECT_EQ(runtime.err.rfind("wmap: ", 0), 0u) << runtime.err;
+  EXPECT_EQ(RunWmap({"jq", "1 +"}, "1").code, 3);
+  EXPECT_EQ(RunWmap({"jq", "--qqq"}, "1").code, 2);
+  Outcome missing = RunWmap({"jq", "# only a comment"});
+  EXPECT_EQ(missing.code, 3);
+  EXPECT_EQ(missing.err, "wmap: compile error: missing query (try \".\")\n");
+}
+
+TEST(JqCommandTest, InvalidJsonInputReportsTheLine) {
+  Outcome o = RunWmap({"jq", "."}, "[0\n,[\n");
+  EXPECT_EQ(o.code, 5);
+  EXPECT_EQ(o.err.rfind("wmap: invalid json: <stdin>:2\n", 0), 0u) << o.err;
+}
+
+TEST(JqCommandTest, YamlInputAndOutput) {
+  Outcome o = RunWmap({"jq", "--yaml-input", "--yaml-output", "."}, "a: 1\n---\nb: [x]\n");
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.out, "a: 1\n---\nb:\n  - x\n");
+}
+
+TEST(JqCommandTest, EnvironmentIsPassed) {
+  const char* const env[] = {"WMAP_TEST_VAR=hello", nullptr};
+  EXPECT_EQ(RunWmap({"jq", "-n", "-r", "$ENV.WMAP_TEST_VAR, env.WMAP_TEST_VAR"}, "", env).out,
+            "hello\nhello\n");
+}
+
+TEST(JqCommandTest, InputFilename) {
+  TempFile file("{\"a\":1}");
+  Outcome o = RunWmap({"jq", "input_filename", file.path()});
+  EXPECT_EQ(o.out, "\"" + file.path() + "\"\n") << o.err;
+  EXPECT_EQ(RunWmap({"jq", "-n", "input_filename"}, "1").out, "null\n");
+}
+
+TEST(IsEmptyQueryTest, CommentsAndWhitespace) {
+  EXPECT_TRUE(IsEmptyQuery(""));
+  EXPECT_TRUE(IsEmptyQuery("  # comment\n\t"));
+  EXPECT_TRUE(IsEmptyQuery("# a \\\n still comment"));
+  EXPECT_FALSE(IsEmptyQuery("# a \\\\\n ."));
+  EXPECT_FALSE(IsEmptyQuery("."));
+}
+
+TEST(GoQuoteTest, EscapesLikeGo) {
+  EXPECT_EQ(GoQuote(std::string("b\0a", 3)), "\"b\\x00a\"");
+  EXPECT_EQ(GoQuote("31;;"), "\"31;;\"");
+}
+
+}  // namespace
+}  // namespace wmap::cli
