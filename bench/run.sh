@@ -4,7 +4,7 @@
 #   bash bench/run.sh                              # N=20000, 7 runs per configuration
 #   N=2000 RUNS=1 CLI_RUNS=2 bash bench/run.sh     # quick smoke run
 #
-# 1. builds wmap and wmap-bench (Release flags, build dir $BUILD, default build-bench/);
+# 1. builds wmap and wmap-bench (RelWithDebInfo: -O2 -g; build dir $BUILD, default build-bench/);
 # 2. runs ../shared/bench/run.sh with wmap-bench's configurations added through EXTRA_CONFIGS
 #    (its table then lists wmap next to gojq and libjq; results in $OUT, default build/anchors/);
 # 3. compares the commands: `wmap jq -c EXPR corpus` against `jq -c` and `gojq -c` with hyperfine,
@@ -21,7 +21,7 @@ CLI_RUNS=${CLI_RUNS:-5}
 export N CLI_RUNS
 mkdir -p "$OUT"
 
-cmake -S "$root" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWMAP_TESTS=OFF > /dev/null
+cmake -S "$root" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
 ninja -C "$BUILD" -j"${JOBS:-2}" wmap wmap-bench
 
 B=$BUILD/bench/wmap-bench

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,18 +88,125 @@ class Workload {
   Result<std::optional<std::vector<Value>>> PodTemplateSpecs(size_t component) const;
   Result<std::optional<std::vector<Value>>> PodSpecs(size_t component) const;
   Result<std::optional<std::vector<Value>>> PodMetadata(size_t component) const;
-  Result<std::optional<std::vector<FragmentedPodSpec>>> FragmentedPodSpecs(
-      size_t component) const;
+  Result<std::optional<std::vector<FragmentedPodSpec>>> FragmentedPodSpecs(size_t component) const;
   Result<std::optional<std::vector<Scale>>> Scales(size_t component) const;
 
   // nullopt when the component has no statusDefinition.
   Result<std::optional<WorkloadStatus>> Status(size_t component = 0) const;
+
+  // Updates through the same paths. Each returns the whole updated object (field order kept);
+  // this Workload is left unchanged. Values are given per instance id and every instance id
+  // must have one ("value not found for instance id: ID"). Without instanceIdPath the path is
+  // assigned (`(path) = $val`); with it, the values are zipped onto `[path(path)]` in instance
+  // order, and the counts must agree. A path that cannot be written (not a jq path at run
+  // time) is refused with "cannot update through ...".
+  using InstanceValues = std::map<std::string, Value>;
+  Result<Value> UpdatePodTemplateSpecs(size_t component, const InstanceValues& values) const;
+  Result<Value> UpdatePodSpecs(size_t component, const InstanceValues& values) const;
+  Result<Value> UpdatePodMetadata(size_t component, const InstanceValues& values) const;
+  Result<Value> UpdateReplicas(size_t component,
+                               const std::map<std::string, int32_t>& values) const;
+  // Field by field (schedulerName, priorityClassName, image, labels, annotations, resources,
+  // podAffinity, nodeAffinity, container, resourceClaims, containers); a field whose values are
+  // all empty is not written; non-empty values for a field without a path are an error
+  // ("path is not defined and values are not empty").
+  Result<Value> UpdateFragmentedPodSpecs(
+      size_t component, const std::map<std::string, FragmentedPodSpec>& values) const;
+  // The suspendDefinition's actions, in order (each `(path) = value`).
+  Result<Value> ApplySuspendActions(size_t component) const;
+  Result<Value> ApplyResumeActions(size_t component) const;
+
+  // Gang size of a component's subtree (upstream's CalculateSubtreeScale): per instance
+  // minReplicas if > 0, else replicas if > 0, else 0, summed over the instances (only
+  // `instance_id` when given); a component with children multiplies that by the sum of its
+  // children's subtree scales (a zero side yields the other). When no component of the
+  // definition has a scaleDefinition, the count of leaf components in the subtree.
+  Result<int32_t> SubtreeScale(size_t component,
+                               const std::optional<std::string>& instance_id = {}) const;
 
  private:
   Definition definition_;
   Value object_;
   EvalOptions options_;
 };
+
+// Pod-side queries (reference 1.5 and 2.8): which component, instance, replica and gang group a
+// Pod belongs to. Expressions are evaluated against the Pod object. Immutable and thread-safe.
+class PodQuerier {
+ public:
+  explicit PodQuerier(Definition definition, EvalOptions options = {});
+
+  // componentTypeSelector: false without a selector; otherwise the AND of matchLabels (every
+  // label present and equal), keyPath existence (any non-null result) or, with value, any
+  // `(keyPath) == "<value>"` result true.
+  Result<bool> MatchesComponentType(size_t component, const Value& pod) const;
+  // componentInstanceSelector.idPath / replicaSelector.keyPath: exactly one non-null, non-empty
+  // result, formatted as Go's %v formats it. nullopt when the component has no such selector.
+  Result<std::optional<std::string>> InstanceKey(size_t component, const Value& pod) const;
+  Result<std::optional<std::string>> ReplicaKey(size_t component, const Value& pod) const;
+  // The single leaf when there is one; else the first leaf whose type selector matches;
+  // nullopt when none does.
+  Result<std::optional<size_t>> InferPodComponent(const Value& pod) const;
+
+  // The deprecated gang form: the member entry that applies to a pod (entries for its
+  // component first, then for each ancestor; the first whose filters all yield exactly `true`)
+  // and the group keys (groupByKeyPaths on the pod, each one non-empty value).
+  struct GangGroup {
+    std::string pod_group;    // podGroups[].name
+    size_t member_component;  // the effective component
+    std::vector<std::string> keys;
+  };
+  // nullopt when the definition has no podGroups entry for the pod.
+  Result<std::optional<GangGroup>> PodGangGroup(const Value& pod) const;
+
+ private:
+  Result<std::optional<std::string>> Key(const std::optional<Expression>& path,
+                                         const Value& pod) const;
+  Definition definition_;
+  EvalOptions options_;
+};
+
+// Gang scheduling of one pod of a workload (reference section 2.8), under either form.
+//
+// Deprecated form (`podGroups`): the entry PodQuerier::PodGangGroup picks, with
+// `min_available` = Workload::SubtreeScale of the effective component, restricted to the pod's
+// instance of it when that component has a componentInstanceSelector.
+struct PodGangMembership {
+  std::string pod_group;    // podGroups[].name
+  size_t member_component;  // the effective component
+  std::vector<std::string> keys;
+  std::optional<std::string> instance_id;
+  int32_t min_available = 0;
+};
+// nullopt when the definition has no `podGroups` entry for the pod.
+Result<std::optional<PodGangMembership>> EvaluatePodGangGroup(const Workload& workload,
+                                                              const PodQuerier& querier,
+                                                              const Value& pod);
+
+// Newer form (`podGroup`): one group for the whole workload, one flat subgroup per
+// `subGroups[]` entry. A subgroup's `min_available` is the subtree scale of its component over
+// all instances, and 0 is an error ("component NAME must expose a replica scale definition"); a
+// subgroup naming no component is an error. With subgroups, the group's `min_available` is 0
+// and `min_sub_group` the number of subgroups; without, `min_available` is the root's subtree
+// scale. `contains_pod` marks the subgroups whose component, or a descendant of it, has a
+// componentTypeSelector matching the pod.
+struct PodGroupPlan {
+  struct Member {
+    std::string name;  // the component name
+    size_t component;
+    int32_t min_available = 0;
+    std::optional<Topology> topology;
+    bool contains_pod = false;
+  };
+  std::string name;  // podGroup.name
+  int32_t min_available = 0;
+  int32_t min_sub_group = 0;
+  std::optional<Topology> topology;
+  std::vector<Member> sub_groups;
+};
+// nullopt when the definition has no `podGroup`. `pod` may be null (no subgroup contains it).
+Result<std::optional<PodGroupPlan>> EvaluatePodGroup(const Workload& workload,
+                                                     const PodQuerier& querier, const Value& pod);
 
 }  // namespace wmap
 

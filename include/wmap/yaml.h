@@ -42,10 +42,10 @@
 //   inside mappings not indented ("key:\n- a"), empty containers as {} and [], keys in insertion
 //   order (or sorted), numbers as json::FormatNumber prints them (except integral doubles of
 //   2^53 and more, written in Go's float form such as 1e+20 so that they do not read back as a
-//   different exact integer). Strings are plain unless plain
-//   text would read back as another type (then double-quoted: "true", "1", "null", "", "yes",
-//   "2001-12-14", "1:20") or is not plain-safe (then single-quoted: '* x', '- a', 'a: b', '#c',
-//   ' lead', or double-quoted when single quotes cannot hold it: tabs, control characters);
+//   different exact integer). Strings are plain unless plain text would read back as another
+//   type (then double-quoted: "true", "1", "null", "", "yes", "2001-12-14", "1:20") or is not
+//   plain-safe (then single-quoted: '* x', '- a', 'a: b', '#c', ' lead', or double-quoted when
+//   single quotes cannot hold it: tabs, control characters, characters beyond U+FFFF);
 //   strings with a line feed use literal block style (|, |-, |+, with an indentation indicator
 //   when the text starts with a space or break). Invalid UTF-8 is written as !!binary base64.
 //   Like go-yaml v2, long plain and quoted scalars (not keys) are folded at a single space once

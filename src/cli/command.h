@@ -22,11 +22,11 @@ void WriteAll(int fd, std::string_view text);
 
 // Exit codes shared by every command (the gojq command's codes).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFalsy = 1;       // -e: the last output was false or null
-inline constexpr int kExitUsage = 2;       // bad flags or command line
-inline constexpr int kExitCompile = 3;     // the query does not compile
-inline constexpr int kExitNoOutput = 4;    // -e: no output at all
-inline constexpr int kExitRuntime = 5;     // a runtime or input error
+inline constexpr int kExitFalsy = 1;     // -e: the last output was false or null
+inline constexpr int kExitUsage = 2;     // bad flags or command line
+inline constexpr int kExitCompile = 3;   // the query does not compile
+inline constexpr int kExitNoOutput = 4;  // -e: no output at all
+inline constexpr int kExitRuntime = 5;   // a runtime or input error
 
 struct Command {
   std::string_view name;

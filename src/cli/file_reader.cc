@@ -43,18 +43,25 @@ bool ReadWholeFd(int fd, std::string* out, std::string* error) {
   return true;
 }
 
-bool ReadWholeFile(const std::string& path, std::string* out, std::string* error) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+bool OpenForReading(const std::string& path, int* fd, std::string* error) {
+  *fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (*fd < 0) {
     *error = "open " + path + ": " + ErrnoText(errno);
     return false;
   }
   struct stat st;
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    ::close(fd);
+  if (::fstat(*fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(*fd);
+    *fd = -1;
     *error = "read " + path + ": is a directory";
     return false;
   }
+  return true;
+}
+
+bool ReadWholeFile(const std::string& path, std::string* out, std::string* error) {
+  int fd = -1;
+  if (!OpenForReading(path, &fd, error)) return false;
   std::string read_error;
   bool ok = ReadWholeFd(fd, out, &read_error);
   ::close(fd);

@@ -10,6 +10,8 @@ namespace wmap::cli {
 // Reads all of `path` into *out. On failure returns false and sets *error to Go's wording
 // ("open testdata/6.json: no such file or directory").
 bool ReadWholeFile(const std::string& path, std::string* out, std::string* error);
+// Opens `path` for reading (not a directory); on failure sets *error as ReadWholeFile does.
+bool OpenForReading(const std::string& path, int* fd, std::string* error);
 // Reads all of a file descriptor (standard input) into *out.
 bool ReadWholeFd(int fd, std::string* out, std::string* error);
 

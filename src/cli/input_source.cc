@@ -83,10 +83,17 @@ InputSource::InputSource(InputFormat format, bool slurp, std::vector<std::string
   if (files_.empty()) files_.push_back("-");
 }
 
-InputSource::~InputSource() = default;
+InputSource::~InputSource() { CloseFd(); }
+
+void InputSource::CloseFd() {
+  if (owns_fd_ && fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  owns_fd_ = false;
+}
 
 bool InputSource::OpenNext(std::string* error, bool* failed) {
   *failed = false;
+  CloseFd();
   pending_.clear();
   text_.clear();
   pos_ = 0;
@@ -100,15 +107,14 @@ bool InputSource::OpenNext(std::string* error, bool* failed) {
     return false;
   }
   const std::string& file = files_[next_file_++];
+  bool chunked = !slurp_ && (format_ == InputFormat::kJson || format_ == InputFormat::kStream ||
+                             format_ == InputFormat::kRaw);
   if (file == "-") {
     name_ = "<stdin>";
     if (!stdin_used_) {
       stdin_used_ = true;
-      struct stat st;
-      bool regular = ::fstat(stdin_fd_, &st) == 0 && S_ISREG(st.st_mode);
-      if (!regular && !slurp_ &&
-          (format_ == InputFormat::kJson || format_ == InputFormat::kStream ||
-           format_ == InputFormat::kRaw)) {
+      if (chunked) {
+        fd_ = stdin_fd_;
         incremental_ = true;
         eof_ = false;
       } else if (!ReadWholeFd(stdin_fd_, &text_, error)) {
@@ -118,7 +124,15 @@ bool InputSource::OpenNext(std::string* error, bool* failed) {
     }
   } else {
     name_ = file;
-    if (!ReadWholeFile(file, &text_, error)) {
+    if (chunked) {
+      if (!OpenForReading(file, &fd_, error)) {
+        *failed = true;
+        return true;
+      }
+      owns_fd_ = true;
+      incremental_ = true;
+      eof_ = false;
+    } else if (!ReadWholeFile(file, &text_, error)) {
       *failed = true;
       return true;
     }
@@ -152,12 +166,12 @@ bool InputSource::ReadMore(std::string* error) {
   text_.resize(used + want);
   size_t got = 0;
   while (got < want) {
-    ssize_t n = ::read(stdin_fd_, text_.data() + used + got, want - got);
+    ssize_t n = ::read(fd_, text_.data() + used + got, want - got);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       text_.resize(used + got);
       eof_ = true;
-      *error = std::string("read <stdin>: ") + std::strerror(errno);
+      *error = "read " + name_ + ": " + std::strerror(errno);
       return false;
     }
     if (n == 0) {

@@ -1,9 +1,10 @@
 // The stream of input values of `wmap jq`: JSON values, raw lines, YAML documents or stream
 // events, read from files in order (or standard input), optionally slurped into one value.
 //
-// Guarantees: files are opened one at a time, when the previous one is exhausted, and read whole;
-// standard input that is a pipe or terminal is read in chunks and each JSON value or raw line is
-// produced as soon as it is complete (YAML and slurped input are read to the end first);
+// Guarantees: files are opened one at a time, when the previous one is exhausted. JSON values and
+// raw lines are read in chunks and produced as soon as they are complete (memory stays near the
+// largest value, and a pipe's values appear as they arrive); YAML and slurped input are read to
+// the end first;
 // an unreadable file or a parse error yields one error (formatted as the gojq command prints it)
 // and reading resumes with the next file; standard input is read at most once ("-" again yields
 // nothing). name() is the file the last value came from, empty before the first value and after
@@ -57,21 +58,23 @@ class InputSource {
 
   // Appends the next chunk of a pipe to text_; sets eof_ at its end. False on a read error.
   bool ReadMore(std::string* error);
-  // Drops consumed text of a pipe so a long stream does not accumulate.
+  void CloseFd();
+  // Drops consumed text so a long stream does not accumulate.
   void Compact();
   Status NextJson(Value* out, std::string* error);
   Status NextRawLine(Value* out, std::string* error);
 
   bool open_ = false;
   std::string name_;
-  // The current source. A regular file (or a slurped pipe) is read whole; otherwise standard
-  // input is read incrementally (`incremental_`) so results appear as values arrive.
+  // The current source: text_ holds the unconsumed part (all of it for YAML and slurped input).
   std::string text_;
-  size_t pos_ = 0;        // first byte not yet consumed
-  int line_base_ = 0;     // lines dropped from text_ by Compact(), for error line numbers
+  size_t pos_ = 0;     // first byte not yet consumed
+  int line_base_ = 0;  // lines dropped from text_ by Compact(), for error line numbers
   bool incremental_ = false;
+  int fd_ = -1;           // the descriptor read incrementally (standard input or an open file)
+  bool owns_fd_ = false;  // fd_ was opened here and is closed when the source moves on
   bool eof_ = true;
-  bool json_failed_ = false;  // a JSON syntax error ends the current source
+  bool json_failed_ = false;   // a JSON syntax error ends the current source
   std::deque<Value> pending_;  // YAML documents or stream events not yet returned
 };
 

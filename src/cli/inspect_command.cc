@@ -33,12 +33,10 @@ Value InspectComponent(const Workload& w, size_t index, std::string* error) {
   auto metadata = w.PodMetadata(index);
   auto fragments = w.FragmentedPodSpecs(index);
   auto scales = w.Scales(index);
-  for (const Error* e : {ids.ok() ? nullptr : &ids.error(),
-                         pod_templates.ok() ? nullptr : &pod_templates.error(),
-                         pod_specs.ok() ? nullptr : &pod_specs.error(),
-                         metadata.ok() ? nullptr : &metadata.error(),
-                         fragments.ok() ? nullptr : &fragments.error(),
-                         scales.ok() ? nullptr : &scales.error()}) {
+  for (const Error* e :
+       {ids.ok() ? nullptr : &ids.error(), pod_templates.ok() ? nullptr : &pod_templates.error(),
+        pod_specs.ok() ? nullptr : &pod_specs.error(), metadata.ok() ? nullptr : &metadata.error(),
+        fragments.ok() ? nullptr : &fragments.error(), scales.ok() ? nullptr : &scales.error()}) {
     if (e != nullptr) {
       *error = "component " + c.name + ": " + e->message;
       out.set("error", Value::String(e->message));
@@ -73,7 +71,8 @@ std::string InspectCommandHelp() {
          "Usage:\n"
          "  wmap inspect --definition DEF -f OBJ [-o json]\n"
          "\n"
-         "Output (JSON): {\"components\": [{\"name\", \"kind\", \"parent\", \"instances\": [{\"id\",\n"
+         "Output (JSON): {\"components\": [{\"name\", \"kind\", \"parent\", \"instances\": "
+         "[{\"id\",\n"
          "\"replicas\", \"minReplicas\", \"maxReplicas\", \"podTemplateSpec\", \"podSpec\",\n"
          "\"metadata\", \"fragmentedPodSpec\"}]}]} — a field is left out when the definition has\n"
          "no path for it; a component whose evaluation fails carries \"error\" instead of\n"
@@ -97,8 +96,8 @@ int RunInspectCommand(std::span<const std::string> args, const CommandIo& io) {
     return kExitOk;
   }
   if (!flags->output.empty() && flags->output != "json") {
-    WriteAll(io.err_fd, "wmap inspect: unknown output format \"" + flags->output +
-                            "\" (use json)\n");
+    WriteAll(io.err_fd,
+             "wmap inspect: unknown output format \"" + flags->output + "\" (use json)\n");
     return kExitUsage;
   }
   if (flags->definition.empty() || flags->object.empty()) {

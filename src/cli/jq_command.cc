@@ -229,8 +229,8 @@ bool RunOnLargeStack(const std::function<void()>& fn) {
     (*static_cast<const std::function<void()>*>(arg))();
     return nullptr;
   };
-  int rc = pthread_create(&thread, &attr, trampoline,
-                          const_cast<void*>(static_cast<const void*>(&fn)));
+  int rc =
+      pthread_create(&thread, &attr, trampoline, const_cast<void*>(static_cast<const void*>(&fn)));
   pthread_attr_destroy(&attr);
   if (rc != 0) return false;
   pthread_join(thread, nullptr);
@@ -330,13 +330,16 @@ class JqRun {
     Result<jq::Program> program = jq::Program::Compile(query_, options);
     if (!program.ok()) {
       const Error& e = program.error();
-      if (e.position.known() && e.file.empty()) {
+      // A syntax error in the query (the parser attaches a caret hint to those).
+      if (e.position.known() && e.file.empty() && !e.hint.empty()) {
         return Failure{kExitCompile, jq::FormatQueryError(query_, e, query_name)};
       }
-      // Every other compile error reads as the gojq command prints it:
+      // A syntax error in a module is already formatted ("invalid query: m.jq:1 ..."). Every
+      // other compile error reads as the gojq command prints it:
       // "compile error: function not defined: f/0" (whether or not the engine's message
       // already carries the prefix).
       std::string_view message = e.message;
+      if (message.starts_with("invalid query: ")) return Failure{kExitCompile, e.message};
       if (message.starts_with("compile error: ")) message.remove_prefix(15);
       return Failure{kExitCompile, "compile error: " + std::string(message)};
     }
@@ -520,15 +523,33 @@ std::string GoQuote(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\v': out += "\\v"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
       default:
         if (c < 0x20 || c == 0x7F) {
           out += "\\x";

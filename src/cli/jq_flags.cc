@@ -195,10 +195,12 @@ class Parser {
         std::string value;
         if (inline_value) {
           name = *inline_value;
-          if (i_ + 1 >= args_.size()) return Fail("expected 2 arguments for flag `" + flag_name + "'");
+          if (i_ + 1 >= args_.size())
+            return Fail("expected 2 arguments for flag `" + flag_name + "'");
           value = args_[++i_];
         } else {
-          if (i_ + 2 >= args_.size()) return Fail("expected 2 arguments for flag `" + flag_name + "'");
+          if (i_ + 2 >= args_.size())
+            return Fail("expected 2 arguments for flag `" + flag_name + "'");
           name = args_[i_ + 1];
           value = args_[i_ + 2];
           i_ += 2;
@@ -206,11 +208,10 @@ class Parser {
         for (const NamedArgument& n : flags_.named) {
           if (n.name == name) return true;
         }
-        NamedArgument::Kind kind = f.long_name == "arg"       ? NamedArgument::Kind::kString
-                                   : f.long_name == "argjson" ? NamedArgument::Kind::kJson
-                                   : f.long_name == "slurpfile"
-                                       ? NamedArgument::Kind::kSlurpFile
-                                       : NamedArgument::Kind::kRawFile;
+        NamedArgument::Kind kind = f.long_name == "arg"         ? NamedArgument::Kind::kString
+                                   : f.long_name == "argjson"   ? NamedArgument::Kind::kJson
+                                   : f.long_name == "slurpfile" ? NamedArgument::Kind::kSlurpFile
+                                                                : NamedArgument::Kind::kRawFile;
         flags_.named.push_back({kind, std::move(name), std::move(value)});
         return true;
       }
@@ -227,14 +228,14 @@ class Parser {
     bool ok = !digits.empty();
     for (char c : digits) ok = ok && c >= '0' && c <= '9';
     if (!ok) {
-      return Fail("invalid argument for flag `" + flag_name + "': strconv.Atoi: parsing \"" +
-                  text + "\": invalid syntax");
+      return Fail("invalid argument for flag `" + flag_name + "': strconv.Atoi: parsing \"" + text +
+                  "\": invalid syntax");
     }
     errno = 0;
     long long v = std::strtoll(text.c_str(), nullptr, 10);
     if (errno == ERANGE || v > INT_MAX || v < INT_MIN) {
-      return Fail("invalid argument for flag `" + flag_name + "': strconv.Atoi: parsing \"" +
-                  text + "\": value out of range");
+      return Fail("invalid argument for flag `" + flag_name + "': strconv.Atoi: parsing \"" + text +
+                  "\": value out of range");
     }
     *value = static_cast<int>(v);
     return true;
@@ -246,15 +247,24 @@ class Parser {
       bool JqFlags::*field;
     };
     static constexpr Entry kBools[] = {
-        {"compact-output", &JqFlags::compact},   {"raw-output", &JqFlags::raw_output},
-        {"raw-output0", &JqFlags::raw_output0},  {"join-output", &JqFlags::join_output},
-        {"ascii-output", &JqFlags::ascii_output}, {"color-output", &JqFlags::color},
-        {"monochrome-output", &JqFlags::monochrome}, {"sort-keys", &JqFlags::sort_keys},
-        {"yaml-output", &JqFlags::yaml_output},  {"tab", &JqFlags::tab},
-        {"null-input", &JqFlags::null_input},    {"raw-input", &JqFlags::raw_input},
-        {"slurp", &JqFlags::slurp},              {"stream", &JqFlags::stream},
-        {"yaml-input", &JqFlags::yaml_input},    {"from-file", &JqFlags::from_file},
-        {"exit-status", &JqFlags::exit_status},  {"version", &JqFlags::version},
+        {"compact-output", &JqFlags::compact},
+        {"raw-output", &JqFlags::raw_output},
+        {"raw-output0", &JqFlags::raw_output0},
+        {"join-output", &JqFlags::join_output},
+        {"ascii-output", &JqFlags::ascii_output},
+        {"color-output", &JqFlags::color},
+        {"monochrome-output", &JqFlags::monochrome},
+        {"sort-keys", &JqFlags::sort_keys},
+        {"yaml-output", &JqFlags::yaml_output},
+        {"tab", &JqFlags::tab},
+        {"null-input", &JqFlags::null_input},
+        {"raw-input", &JqFlags::raw_input},
+        {"slurp", &JqFlags::slurp},
+        {"stream", &JqFlags::stream},
+        {"yaml-input", &JqFlags::yaml_input},
+        {"from-file", &JqFlags::from_file},
+        {"exit-status", &JqFlags::exit_status},
+        {"version", &JqFlags::version},
         {"help", &JqFlags::help},
     };
     for (const Entry& e : kBools) {

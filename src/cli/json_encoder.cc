@@ -94,14 +94,30 @@ void JsonEncoder::EncodeString(std::string_view s, bool ascii, std::string* out)
       }
       flush();
       switch (b) {
-        case '"': out->append("\\\""); break;
-        case '\\': out->append("\\\\"); break;
-        case '\b': out->append("\\b"); break;
-        case '\f': out->append("\\f"); break;
-        case '\n': out->append("\\n"); break;
-        case '\r': out->append("\\r"); break;
-        case '\t': out->append("\\t"); break;
-        default: AppendU16(b, out); break;
+        case '"':
+          out->append("\\\"");
+          break;
+        case '\\':
+          out->append("\\\\");
+          break;
+        case '\b':
+          out->append("\\b");
+          break;
+        case '\f':
+          out->append("\\f");
+          break;
+        case '\n':
+          out->append("\\n");
+          break;
+        case '\r':
+          out->append("\\r");
+          break;
+        case '\t':
+          out->append("\\t");
+          break;
+        default:
+          AppendU16(b, out);
+          break;
       }
       start = ++i;
       continue;
@@ -135,8 +151,7 @@ void JsonEncoder::EncodeString(std::string_view s, bool ascii, std::string* out)
 
 void JsonEncoder::Encode(const Value& v, std::string* out) const { EncodeAt(v, 0, out); }
 
-void JsonEncoder::Colored(const std::string& color, std::string_view text,
-                          std::string* out) const {
+void JsonEncoder::Colored(const std::string& color, std::string_view text, std::string* out) const {
   if (options_.colors == nullptr || color.empty()) {
     out->append(text);
     return;
@@ -165,8 +180,9 @@ void JsonEncoder::EncodeAt(const Value& v, int depth, std::string* out) const {
       out->append("null");
       return;
     case Type::kBoolean:
-      if (c) return Colored(v.as_bool() ? c->true_color : c->false_color,
-                            v.as_bool() ? "true" : "false", out);
+      if (c)
+        return Colored(v.as_bool() ? c->true_color : c->false_color, v.as_bool() ? "true" : "false",
+                       out);
       out->append(v.as_bool() ? "true" : "false");
       return;
     case Type::kNumber:

@@ -116,7 +116,8 @@ size_t DisplayWidth(std::string_view s) {
     uint32_t cp = b;
     if (len > 1) {
       cp = b & (0x7F >> len);
-      for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+      for (size_t k = 1; k < len; ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
     }
     width += IsWide(cp) ? 2 : 1;
     i += len;
@@ -153,9 +154,8 @@ std::string FormatSourceError(const SourceErrorSpec& spec) {
   return out;
 }
 
-std::string FormatLineError(std::string_view kind, std::string_view name,
-                            std::string_view contents, int line, int column,
-                            std::string_view message) {
+std::string FormatLineError(std::string_view kind, std::string_view name, std::string_view contents,
+                            int line, int column, std::string_view message) {
   std::string out(kind);
   out.append(": ");
   out.append(name);
@@ -176,8 +176,8 @@ std::string FormatLineError(std::string_view kind, std::string_view name,
     pos += i + 1;
   }
   if (text.size() > kWindowWidth) text = TrimLastInvalid(text.substr(0, kWindowWidth));
-  size_t col = column > 1 ? DisplayWidth(text.substr(0, std::min<size_t>(column - 1, text.size())))
-                          : 0;
+  size_t col =
+      column > 1 ? DisplayWidth(text.substr(0, std::min<size_t>(column - 1, text.size()))) : 0;
   out.push_back(':');
   out.append(std::to_string(line));
   out.push_back('\n');

@@ -36,9 +36,8 @@ struct SourceErrorSpec {
 std::string FormatSourceError(const SourceErrorSpec& spec);
 
 // Like FormatSourceError but for an error known only by its 1-based line (YAML).
-std::string FormatLineError(std::string_view kind, std::string_view name,
-                            std::string_view contents, int line, int column,
-                            std::string_view message);
+std::string FormatLineError(std::string_view kind, std::string_view name, std::string_view contents,
+                            int line, int column, std::string_view message);
 
 // The number of display columns of a UTF-8 string.
 size_t DisplayWidth(std::string_view s);

@@ -147,8 +147,8 @@ int RunStatusCommand(std::span<const std::string> args, const CommandIo& io) {
   }
   if (flags->output.empty()) flags->output = "text";
   if (flags->output != "text" && flags->output != "json") {
-    WriteAll(io.err_fd, "wmap status: unknown output format \"" + flags->output +
-                            "\" (use text or json)\n");
+    WriteAll(io.err_fd,
+             "wmap status: unknown output format \"" + flags->output + "\" (use text or json)\n");
     return kExitUsage;
   }
   if (flags->definition.empty() || flags->object.empty()) {

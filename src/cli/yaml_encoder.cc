@@ -11,9 +11,9 @@ namespace {
 
 bool IsSpecialWord(std::string_view s) {
   static const char* const kWords[] = {
-      "null", "Null", "NULL", "~",   "true", "True", "TRUE", "false", "False", "FALSE",
-      "y",    "Y",    "yes",  "Yes", "YES",  "n",    "N",    "no",    "No",    "NO",
-      "on",   "On",   "ON",   "off", "Off",  "OFF",  ".inf", ".Inf",  ".INF",  "-.inf",
+      "null",  "Null",  "NULL",  "~",     "true",  "True", "TRUE", "false", "False", "FALSE",
+      "y",     "Y",     "yes",   "Yes",   "YES",   "n",    "N",    "no",    "No",    "NO",
+      "on",    "On",    "ON",    "off",   "Off",   "OFF",  ".inf", ".Inf",  ".INF",  "-.inf",
       "-.Inf", "-.INF", "+.inf", "+.Inf", "+.INF", ".nan", ".NaN", ".NAN"};
   for (const char* w : kWords) {
     if (s == w) return true;
@@ -65,12 +65,24 @@ void AppendDoubleQuoted(std::string_view s, std::string* out) {
   out->push_back('"');
   for (unsigned char b : s) {
     switch (b) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\t': out->append("\\t"); break;
-      case '\r': out->append("\\r"); break;
-      case '\0': out->append("\\0"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\0':
+        out->append("\\0");
+        break;
       default:
         if (b < 0x20 || b == 0x7F) {
           out->append("\\x");
@@ -120,8 +132,8 @@ void AppendString(std::string_view s, int col, int indent, std::string* out) {
     for (size_t k = 1; k < trailing; ++k) out->push_back('\n');
     return;
   }
-  bool single_ok = IsPrintable(s) && s.find('\n') == std::string_view::npos &&
-                   !ResolvesToNonString(s);
+  bool single_ok =
+      IsPrintable(s) && s.find('\n') == std::string_view::npos && !ResolvesToNonString(s);
   if (single_ok) {
     out->push_back('\'');
     for (char c : s) {
@@ -136,8 +148,12 @@ void AppendString(std::string_view s, int col, int indent, std::string* out) {
 
 void AppendScalar(const Value& v, int col, int indent, std::string* out) {
   switch (v.type()) {
-    case Type::kNull: out->append("null"); return;
-    case Type::kBoolean: out->append(v.as_bool() ? "true" : "false"); return;
+    case Type::kNull:
+      out->append("null");
+      return;
+    case Type::kBoolean:
+      out->append(v.as_bool() ? "true" : "false");
+      return;
     case Type::kNumber: {
       if (!v.is_integer()) {
         double d = v.as_double();
@@ -153,9 +169,15 @@ void AppendScalar(const Value& v, int col, int indent, std::string* out) {
       json::FormatNumber(v, out);
       return;
     }
-    case Type::kString: AppendString(v.as_string(), col, indent, out); return;
-    case Type::kArray: out->append("[]"); return;
-    case Type::kObject: out->append("{}"); return;
+    case Type::kString:
+      AppendString(v.as_string(), col, indent, out);
+      return;
+    case Type::kArray:
+      out->append("[]");
+      return;
+    case Type::kObject:
+      out->append("{}");
+      return;
   }
 }
 

@@ -48,18 +48,26 @@ std::optional<RunError> Program::Run(const Value& input, const std::vector<Value
                                      const std::function<bool(const Value&)>& out) const {
   const eval::CompiledProgram& program = *impl_->compiled;
   eval::Runtime rt(context);
-  std::vector<Value> slots(static_cast<size_t>(program.root_slots));
-  for (size_t i = 0; i < variables.size() && i < static_cast<size_t>(program.num_variables);
-       ++i) {
+  // Root variables live on the stack for the usual handful; larger programs use the heap.
+  constexpr size_t kInlineSlots = 16;
+  Value inline_slots[kInlineSlots];
+  std::vector<Value> heap_slots;
+  Value* slots = inline_slots;
+  size_t num_slots = static_cast<size_t>(program.root_slots);
+  if (num_slots > kInlineSlots) {
+    heap_slots.resize(num_slots);
+    slots = heap_slots.data();
+  }
+  for (size_t i = 0; i < variables.size() && i < static_cast<size_t>(program.num_variables); ++i) {
     slots[i] = variables[i];
   }
-  eval::Frame root{nullptr, nullptr, slots.data()};
-  eval::Status status =
-      program.main->Run(rt, &root, input, [&](const Value& v) -> eval::Status {
-        eval::Status s = rt.CountOutput();
-        if (s != eval::Status::kOk) return s;
-        return out(v) ? eval::Status::kOk : eval::Status::kStop;
-      });
+  eval::Frame root{nullptr, nullptr, slots};
+  eval::Status status = program.main->Run(rt, &root, input, [&](const Value& v) -> eval::Status {
+    eval::Status s = rt.CountOutput();
+    if (s != eval::Status::kOk) return s;
+    return out(v) ? eval::Status::kOk : eval::Status::kStop;
+  });
+  if (status == eval::Status::kOk || status == eval::Status::kStop) return std::nullopt;
   RunError error;
   switch (status) {
     case eval::Status::kOk:

@@ -1,6 +1,6 @@
 // Definition accessors and the small value types of the model.
-#include "model/definition_data.h"
 #include "wmap/definition.h"
+#include "model/definition_data.h"
 
 namespace wmap {
 
@@ -43,9 +43,7 @@ const Value& Definition::metadata() const { return data_->metadata; }
 const std::string& Definition::file() const { return data_->file; }
 const GroupVersionKind& Definition::root_kind() const { return data_->root_kind; }
 
-std::span<const ComponentDefinition> Definition::components() const {
-  return data_->components;
-}
+std::span<const ComponentDefinition> Definition::components() const { return data_->components; }
 
 int Definition::FindComponent(std::string_view name) const {
   for (size_t i = 0; i < data_->components.size(); ++i) {

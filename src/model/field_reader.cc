@@ -123,7 +123,8 @@ std::optional<Node> Node::Typed(std::string_view key, Type type, bool required) 
   if (member->value().type() != type) {
     // A YAML null for an optional field reads as absent, as a Go decoder leaves it unset.
     if (member->value().is_null() && !required) return std::nullopt;
-    member->Fail(member->path() + " must be " + (type == Type::kArray || type == Type::kObject ? "an " : "a ") +
+    member->Fail(member->path() + " must be " +
+                 (type == Type::kArray || type == Type::kObject ? "an " : "a ") +
                  std::string(TypeName(type)) + ", got " +
                  std::string(TypeName(member->value().type())));
     return std::nullopt;

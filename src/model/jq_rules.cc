@@ -53,8 +53,8 @@ const Node* FindForbidden(const Node* n, std::string* reason) {
       *reason = "recursive descent operator '..' is not allowed";
       return n;
     case Kind::kAssign:
-      *reason = "modifying operator '" + std::string(AssignOpText(n->assign_op)) +
-                "' is not allowed";
+      *reason =
+          "modifying operator '" + std::string(AssignOpText(n->assign_op)) + "' is not allowed";
       return n;
     case Kind::kFuncCall:
       if (n->name == "del") {
@@ -181,8 +181,8 @@ std::optional<jq::Program> CompileDefinitionExpression(std::string_view text,
   if (parsed->body) {
     std::string reason;
     if (const Node* bad = FindForbidden(parsed->body.get(), &reason)) {
-      finding->message = "JQ expression " + Quoted(text, document_path) +
-                         " failed validation: " + reason;
+      finding->message =
+          "JQ expression " + Quoted(text, document_path) + " failed validation: " + reason;
       finding->offset = bad->offset;
       finding->offset_known = true;
       finding->hint =

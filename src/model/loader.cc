@@ -103,10 +103,9 @@ void DefinitionLoader::Compile(Expression* e, bool is_member) {
     e->program = std::move(*program);
     return;
   }
-  Position at = finding.offset_known
-                    ? model::MapScalarOffset(source_, e->position, is_member, e->text,
-                                             finding.offset)
-                    : e->position;
+  Position at = finding.offset_known ? model::MapScalarOffset(source_, e->position, is_member,
+                                                              e->text, finding.offset)
+                                     : e->position;
   jq_errors_.push_back(Error{finding.message, file_, at, finding.hint});
 }
 
@@ -122,8 +121,8 @@ std::optional<GroupVersionKind> DefinitionLoader::Gvk(const Node& n) {
 std::optional<SpecDefinition> DefinitionLoader::Spec(const Node& component) {
   std::optional<Node> n = component.Object("specDefinition");
   if (!n) return std::nullopt;
-  if (!n->ExpectObject({"podTemplateSpecPath", "podSpecPath", "metadataPath",
-                        "fragmentedPodSpecDefinition"})) {
+  if (!n->ExpectObject(
+          {"podTemplateSpecPath", "podSpecPath", "metadataPath", "fragmentedPodSpecDefinition"})) {
     return std::nullopt;
   }
   SpecDefinition spec;
@@ -201,8 +200,8 @@ std::optional<StatusDefinition> DefinitionLoader::Status(const Node& component) 
     if (phase->ExpectObject({"path"})) status.phase = Expr(*phase, "path", true);
   }
   if (std::optional<Node> c = n->Object("conditionsDefinition")) {
-    if (c->ExpectObject({"path", "typeFieldName", "statusFieldName", "messageFieldName",
-                         "reasonFieldName"})) {
+    if (c->ExpectObject(
+            {"path", "typeFieldName", "statusFieldName", "messageFieldName", "reasonFieldName"})) {
       std::optional<Expression> path = Expr(*c, "path", true);
       if (path) {
         ConditionsDefinition d;
@@ -219,10 +218,14 @@ std::optional<StatusDefinition> DefinitionLoader::Status(const Node& component) 
     }
   }
   static constexpr std::pair<ResourceStatus, std::string_view> kOrder[] = {
-      {ResourceStatus::kResuming, "resuming"},   {ResourceStatus::kSuspending, "suspending"},
-      {ResourceStatus::kSuspended, "suspended"}, {ResourceStatus::kRunning, "running"},
-      {ResourceStatus::kFailed, "failed"},       {ResourceStatus::kCompleted, "completed"},
-      {ResourceStatus::kInitializing, "initializing"}, {ResourceStatus::kDegraded, "degraded"},
+      {ResourceStatus::kResuming, "resuming"},
+      {ResourceStatus::kSuspending, "suspending"},
+      {ResourceStatus::kSuspended, "suspended"},
+      {ResourceStatus::kRunning, "running"},
+      {ResourceStatus::kFailed, "failed"},
+      {ResourceStatus::kCompleted, "completed"},
+      {ResourceStatus::kInitializing, "initializing"},
+      {ResourceStatus::kDegraded, "degraded"},
   };
   std::optional<Node> mappings = n->Object("statusMappings", true);
   if (mappings) {
@@ -286,8 +289,7 @@ std::optional<PodSelector> DefinitionLoader::Selector(const Node& component,
   std::optional<Node> n = component.Object("podSelector");
   if (!n) return std::nullopt;
   positions->pod_selector = n->position();
-  if (!n->ExpectObject(
-          {"componentTypeSelector", "componentInstanceSelector", "replicaSelector"})) {
+  if (!n->ExpectObject({"componentTypeSelector", "componentInstanceSelector", "replicaSelector"})) {
     return std::nullopt;
   }
   PodSelector selector;
@@ -313,8 +315,8 @@ std::optional<PodSelector> DefinitionLoader::Selector(const Node& component,
       }
       if (s.key_path && s.key_path->program && s.value) {
         std::string body = s.key_path->text;
-        s.value_comparison = model::CompileInternal("(" + body + "\n) == " +
-                                                    json::ToCompactString(Value::String(*s.value)));
+        s.value_comparison = model::CompileInternal(
+            "(" + body + "\n) == " + json::ToCompactString(Value::String(*s.value)));
       }
       selector.component_type = std::move(s);
     }
@@ -336,8 +338,7 @@ ComponentDefinition DefinitionLoader::Component(const Node& n, ComponentPosition
   positions->node = n.position();
   c.position = n.position();
   if (!n.ExpectObject({"name", "kind", "ownerRef", "specDefinition", "scaleDefinition",
-                       "statusDefinition", "suspendDefinition", "instanceIdPath",
-                       "podSelector"})) {
+                       "statusDefinition", "suspendDefinition", "instanceIdPath", "podSelector"})) {
     return c;
   }
   auto pos = [&](std::string_view key) {
@@ -428,7 +429,8 @@ std::optional<GangScheduling> DefinitionLoader::Gang(const Node& spec) {
   return gang;
 }
 
-std::optional<Definition> DefinitionLoader::Load(const Value& document, std::vector<Error>* errors) {
+std::optional<Definition> DefinitionLoader::Load(const Value& document,
+                                                 std::vector<Error>* errors) {
   Node root = reader_.Root(&document);
   auto data = std::make_shared<Definition::Data>();
   data->file = file_;
@@ -525,7 +527,9 @@ LoadResult LoadDefinitions(std::string_view text, std::string_view file,
     return result;
   }
   if (documents->empty()) {
-    result.errors.push_back(Error{"no definition found (the input is empty)", DisplayName(file), {},
+    result.errors.push_back(Error{"no definition found (the input is empty)",
+                                  DisplayName(file),
+                                  {},
                                   "give a document with apiVersion: run.ai/v1alpha1, kind: Karta"});
     return result;
   }

@@ -42,7 +42,8 @@ Position MapScalarOffset(std::string_view source, Position field, bool is_member
     i = SkipBlanks(source, i + 1);
   }
   if (i >= source.size()) return field;
-  std::string_view before = scalar_text.substr(0, offset < scalar_text.size() ? offset : scalar_text.size());
+  std::string_view before =
+      scalar_text.substr(0, offset < scalar_text.size() ? offset : scalar_text.size());
   size_t newlines = 0;
   size_t last_newline = std::string_view::npos;
   for (size_t k = 0; k < before.size(); ++k) {
@@ -73,8 +74,8 @@ Position MapScalarOffset(std::string_view source, Position field, bool is_member
       if (next == std::string_view::npos) return Advance(source, field, line + indent);
       at = next + 1;
     }
-    size_t column_in_line = last_newline == std::string_view::npos ? before.size()
-                                                                    : before.size() - last_newline - 1;
+    size_t column_in_line =
+        last_newline == std::string_view::npos ? before.size() : before.size() - last_newline - 1;
     return Advance(source, field, at + indent + column_in_line);
   }
   if (newlines > 0) return Advance(source, field, i);

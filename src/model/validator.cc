@@ -10,7 +10,8 @@ namespace {
 
 class Reporter {
  public:
-  Reporter(std::string file, std::vector<Error>* errors) : file_(std::move(file)), errors_(errors) {}
+  Reporter(std::string file, std::vector<Error>* errors)
+      : file_(std::move(file)), errors_(errors) {}
   void operator()(std::string message, Position position, std::string hint) {
     Error e;
     e.message = std::move(message);
@@ -46,17 +47,19 @@ void ValidateTypeSelector(const ComponentDefinition& c, const ComponentPositions
            "add keyPath (a jq path on the pod) or matchLabels");
   }
   if (s.value && !has_key_path) {
-    report(prefix + "value requires keyPath", at, "add the keyPath whose result value is compared with");
+    report(prefix + "value requires keyPath", at,
+           "add the keyPath whose result value is compared with");
   }
   if (s.match_labels) {
     for (const auto& [key, value] : *s.match_labels) {  // sorted by key
       for (const std::string& detail : QualifiedNameErrors(key)) {
-        report(prefix + InvalidValueMessage("matchLabels", key, detail),
-               First(p.match_labels, at), "label keys are [prefix/]name, e.g. app.kubernetes.io/name");
+        report(prefix + InvalidValueMessage("matchLabels", key, detail), First(p.match_labels, at),
+               "label keys are [prefix/]name, e.g. app.kubernetes.io/name");
       }
       for (const std::string& detail : LabelValueErrors(value)) {
         report(prefix + InvalidValueMessage("matchLabels", value, detail),
-               First(p.match_labels, at), "label values are at most 63 characters of [-A-Za-z0-9_.]");
+               First(p.match_labels, at),
+               "label values are at most 63 characters of [-A-Za-z0-9_.]");
       }
     }
   }
@@ -79,13 +82,11 @@ void ValidateComponent(const ComponentDefinition& c, const ComponentPositions& p
   ValidateTypeSelector(c, p, report);
   bool has_instance_selector = c.pod_selector && c.pod_selector->has_component_instance_selector;
   if (c.instance_id_path && !has_instance_selector) {
-    report("component '" + c.name +
-               "' has instance id path but no pod component instance selector",
+    report("component '" + c.name + "' has instance id path but no pod component instance selector",
            First(p.instance_id_path, p.node),
            "add podSelector.componentInstanceSelector.idPath (how a pod names its instance)");
   } else if (has_instance_selector && !c.instance_id_path) {
-    report("component '" + c.name +
-               "' has pod component instance selector but no instance id path",
+    report("component '" + c.name + "' has pod component instance selector but no instance id path",
            First(p.instance_selector, p.node),
            "add instanceIdPath (the jq path of the instance ids in the object)");
   }
@@ -191,7 +192,8 @@ bool ValidateStructure(const StructureInput& input, std::vector<Error>* errors) 
     size_t k = 0;
     for (const PodGroupDefinition& group : (*input.gang)->pod_groups) {
       for (const PodGroupMember& member : group.members) {
-        Position at = k < input.member_positions->size() ? (*input.member_positions)[k] : Position{};
+        Position at =
+            k < input.member_positions->size() ? (*input.member_positions)[k] : Position{};
         ++k;
         if (!by_name.count(member.component_name)) {
           report("pod-group member component '" + member.component_name +

@@ -28,7 +28,7 @@ std::string_view JsonKind(const Value& v) {
 }
 
 struct GoTypeInfo {
-  std::string_view percent_t;  // %T of the destination element
+  std::string_view percent_t;   // %T of the destination element
   std::string_view value_type;  // "Go value of type ..." in unmarshal errors
   Type json_type;               // what decodes (null always decodes)
 };
@@ -65,8 +65,8 @@ GoTypeInfo Info(GoType t) {
 
 std::string ConvertError(size_t index, std::string_view percent_t, std::string_view json_error) {
   return "failed to convert object at index " + std::to_string(index) + " to type " +
-         std::string(percent_t) + ": failed to unmarshal to destination: " +
-         std::string(json_error);
+         std::string(percent_t) +
+         ": failed to unmarshal to destination: " + std::string(json_error);
 }
 
 std::string CannotUnmarshal(const Value& v, std::string_view go_type) {
@@ -146,8 +146,8 @@ std::optional<Error> DecodeAll(GoType type, std::vector<Value>* values) {
     } else if (type == GoType::kConditionList) {
       for (const Value& item : v.items()) {
         if (!item.is_object() && !item.is_null()) {
-          return MakeError(ConvertError(i, info.percent_t,
-                                        CannotUnmarshal(item, "map[string]interface {}")));
+          return MakeError(
+              ConvertError(i, info.percent_t, CannotUnmarshal(item, "map[string]interface {}")));
         }
       }
     }
@@ -188,9 +188,8 @@ Result<std::vector<std::optional<int32_t>>> DecodeReplicas(const std::vector<Val
     if (!integral || !in_range) {
       std::string text;
       json::FormatNumber(v, &text);
-      return MakeError(ConvertError(i, "*int32",
-                                    "json: cannot unmarshal number " + text +
-                                        " into Go value of type int32"));
+      return MakeError(ConvertError(
+          i, "*int32", "json: cannot unmarshal number " + text + " into Go value of type int32"));
     }
     out.emplace_back(v.is_integer() ? static_cast<int32_t>(v.as_int()) : static_cast<int32_t>(d));
   }

@@ -25,18 +25,18 @@ Result<std::vector<Value>> Evaluate(const jq::Program& program, std::string_view
 
 // Go's decoding of one result (a JSON round trip into the target type).
 enum class GoType {
-  kString,              // string: null reads as ""
-  kPodTemplateSpec,     // v1.PodTemplateSpec (object or null)
-  kPodSpec,             // v1.PodSpec
-  kObjectMeta,          // v1.ObjectMeta
-  kStringMap,           // map[string]string
-  kResources,           // *v1.ResourceRequirements
-  kResourceClaims,      // []v1.PodResourceClaim
-  kPodAffinity,         // *v1.PodAffinity
-  kNodeAffinity,        // *v1.NodeAffinity
-  kContainers,          // []v1.Container
-  kContainer,           // *v1.Container
-  kConditionList,       // []map[string]interface {}
+  kString,           // string: null reads as ""
+  kPodTemplateSpec,  // v1.PodTemplateSpec (object or null)
+  kPodSpec,          // v1.PodSpec
+  kObjectMeta,       // v1.ObjectMeta
+  kStringMap,        // map[string]string
+  kResources,        // *v1.ResourceRequirements
+  kResourceClaims,   // []v1.PodResourceClaim
+  kPodAffinity,      // *v1.PodAffinity
+  kNodeAffinity,     // *v1.NodeAffinity
+  kContainers,       // []v1.Container
+  kContainer,        // *v1.Container
+  kConditionList,    // []map[string]interface {}
 };
 
 // Checks every result against `type`; the error names the first bad index as upstream does

@@ -18,15 +18,15 @@ std::optional<std::string> ReadString(const Value& object, std::string_view key)
 }
 
 Result<std::vector<Condition>> ExtractConditions(const std::optional<ConditionsDefinition>& def,
-                                                 const Value& object,
-                                                 const EvalOptions& options) {
+                                                 const Value& object, const EvalOptions& options) {
   std::vector<Condition> conditions;
   if (!def) return conditions;
   constexpr std::string_view kPrefix = "failed to extract conditions";
   Result<std::vector<Value>> results =
       resolve::Evaluate(*def->path.program, def->path.text, object, options);
   if (!results.ok()) return Wrap(kPrefix, results.error());
-  if (std::optional<Error> e = resolve::DecodeAll(resolve::GoType::kConditionList, &results.value())) {
+  if (std::optional<Error> e =
+          resolve::DecodeAll(resolve::GoType::kConditionList, &results.value())) {
     return Wrap(kPrefix, *e);
   }
   for (const Value& list : *results) {

@@ -57,7 +57,8 @@ Result<std::vector<std::string>> Workload::InstanceIds(size_t component) const {
   Result<std::vector<Value>> results =
       resolve::Evaluate(*c.instance_id_path->program, c.instance_id_path->text, object_, options_);
   if (!results.ok()) return Wrap(prefix, results.error());
-  if (std::optional<Error> e = DecodeAll(GoType::kString, &results.value())) return Wrap(prefix, *e);
+  if (std::optional<Error> e = DecodeAll(GoType::kString, &results.value()))
+    return Wrap(prefix, *e);
   std::vector<std::string> ids;
   ids.reserve(results->size());
   bool has_empty = false;
@@ -68,7 +69,8 @@ Result<std::vector<std::string>> Workload::InstanceIds(size_t component) const {
   if (has_empty) {
     std::string joined;
     for (size_t i = 0; i < ids.size(); ++i) joined += (i ? "," : "") + ids[i];
-    return Wrap(prefix, MakeError("instance id path contained empty string values [" + joined + "]"));
+    return Wrap(prefix,
+                MakeError("instance id path contained empty string values [" + joined + "]"));
   }
   return ids;
 }
@@ -83,7 +85,8 @@ Result<std::optional<std::vector<Value>>> ExtractObjects(const Workload& w, size
                                                          const EvalOptions& options) {
   if (!path) return std::optional<std::vector<Value>>();
   std::string prefix = "failed to extract " + std::string(what);
-  Result<std::vector<Value>> results = resolve::Evaluate(*path->program, path->text, object, options);
+  Result<std::vector<Value>> results =
+      resolve::Evaluate(*path->program, path->text, object, options);
   if (!results.ok()) return Wrap(prefix, results.error());
   if (std::optional<Error> e = DecodeAll(type, &results.value())) return Wrap(prefix, *e);
   return Zip(w.InstanceIds(component), std::move(results.value()));
@@ -101,8 +104,8 @@ Result<std::optional<std::vector<Value>>> Workload::PodTemplateSpecs(size_t comp
 Result<std::optional<std::vector<Value>>> Workload::PodSpecs(size_t component) const {
   const ComponentDefinition& c = definition_.components()[component];
   if (!c.spec) return std::optional<std::vector<Value>>();
-  return ExtractObjects(*this, component, c.spec->pod_spec, GoType::kPodSpec, "pod specs",
-                        object_, options_);
+  return ExtractObjects(*this, component, c.spec->pod_spec, GoType::kPodSpec, "pod specs", object_,
+                        options_);
 }
 
 Result<std::optional<std::vector<Value>>> Workload::PodMetadata(size_t component) const {

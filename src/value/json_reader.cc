@@ -7,6 +7,7 @@
 // Error messages follow Go's encoding/json scanner (which gojq uses for its input), and the
 // position points at the offending byte (or at the end of input for "unexpected EOF").
 // Invalid UTF-8 bytes and unpaired surrogate escapes become U+FFFD, as in Go.
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
@@ -143,6 +144,20 @@ void AppendUtf8(uint32_t cp, std::string* out) {
 }
 
 constexpr char kReplacement[] = "\xef\xbf\xbd";
+
+// The character that a one-letter escape stands for, indexed by the letter; 0 for others.
+constexpr auto kSimpleEscapes = [] {
+  std::array<char, 256> table{};
+  table['"'] = '"';
+  table['\\'] = '\\';
+  table['/'] = '/';
+  table['b'] = '\b';
+  table['f'] = '\f';
+  table['n'] = '\n';
+  table['r'] = '\r';
+  table['t'] = '\t';
+  return table;
+}();
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -421,7 +436,13 @@ bool Parser::ParseStringSlow(const char*& p, const char* start, Value* out) {
       return true;
     }
     if (c == '\\') {
-      if (!ParseEscape(p, &buf)) return false;
+      char simple = p + 1 < end_ ? kSimpleEscapes[static_cast<unsigned char>(p[1])] : 0;
+      if (simple != 0) {
+        buf.push_back(simple);
+        p += 2;
+      } else if (!ParseEscape(p, &buf)) {
+        return false;
+      }
       continue;
     }
     if (c < 0x20) return FailChar(p, "in string literal");

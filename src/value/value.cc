@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <new>
@@ -34,6 +35,13 @@ std::string_view TypeName(Type t) {
 }
 
 namespace internal {
+
+uint64_t MakeHashSeed() {
+  static int anchor;
+  auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&anchor));
+  auto now = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  return (address * 0xD6E8FEB86659FD93ULL) ^ now;
+}
 
 StringNode* StringNode::Make(std::string_view s) {
   void* mem = AllocateBlock(sizeof(StringNode) + s.size() + 1);

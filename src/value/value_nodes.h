@@ -83,10 +83,20 @@ inline internal::ObjectNode* Value::object_node() const {
 namespace wmap::internal {
 
 // Hash of a key for ObjectNode's index.
+// The hash is seeded per process (from address-space randomization and the time of first use),
+// so that inputs cannot be prepared offline to collide in every run. The seed is fixed at first
+// use, so it is the same for every index built in the process, including during static
+// initialization.
+uint64_t MakeHashSeed();
+inline uint64_t HashSeed() {
+  static const uint64_t seed = MakeHashSeed();
+  return seed;
+}
+
 inline uint64_t HashKey(std::string_view key) {
   // 64-bit multiplicative hash over 8-byte words; keys are short, so this is a few multiplies.
   constexpr uint64_t kMul = 0x9E3779B97F4A7C15ULL;
-  uint64_t h = key.size() * kMul;
+  uint64_t h = (key.size() ^ HashSeed()) * kMul;
   const char* p = key.data();
   size_t n = key.size();
   while (n >= 8) {
@@ -107,7 +117,6 @@ inline uint64_t HashKey(std::string_view key) {
   h ^= h >> 29;
   return h;
 }
-
 
 // Constructs Values straight from nodes; used by the readers to avoid redundant checks.
 struct ValueBuilder {

@@ -2,7 +2,6 @@
 #include <yaml.h>
 
 #include <cmath>
-#include <cstring>
 #include <iterator>
 #include <span>
 #include <string>
@@ -11,113 +10,19 @@
 #include <vector>
 
 #include "value/value_nodes.h"
+#include "value/yaml_events.h"
 #include "value/yaml_scalar.h"
 #include "wmap/yaml.h"
 
 namespace wmap::yaml {
 namespace {
 
+using internal::BomLength;
+using internal::EventSource;
+using internal::MarkMapper;
 using internal::ScalarKind;
 
 constexpr std::string_view kTagPrefix = "tag:yaml.org,2002:";
-
-// Maps libyaml marks (which count characters) to byte offsets and byte columns. Marks arrive
-// mostly in increasing order, so the conversion walks forward from the last answer.
-class MarkMapper {
- public:
-  // Marks count from `skipped` bytes into text (a byte order mark that libyaml never sees).
-  MarkMapper(std::string_view text, size_t skipped)
-      : text_(text), skipped_(skipped), byte_offset_(skipped) {}
-
-  Position ToPosition(const yaml_mark_t& mark) {
-    size_t offset = ByteOffset(mark.index);
-    Position p;
-    p.offset = offset;
-    p.line = static_cast<int>(mark.line) + 1;
-    p.column = static_cast<int>(offset - LineStart(offset)) + 1;
-    return p;
-  }
-
-  // For reader errors, which report a byte offset only.
-  Position FromByteOffset(size_t offset) const {
-    if (offset > text_.size()) offset = text_.size();
-    Position p;
-    p.offset = offset;
-    p.line = 1;
-    for (size_t i = 0; i < offset; ++i) {
-      if (text_[i] == '\n') ++p.line;
-    }
-    p.column = static_cast<int>(offset - LineStart(offset)) + 1;
-    return p;
-  }
-
- private:
-  size_t ByteOffset(size_t char_index) {
-    if (char_index < char_index_) {
-      char_index_ = 0;
-      byte_offset_ = skipped_;
-    }
-    while (char_index_ < char_index && byte_offset_ < text_.size()) {
-      auto c = static_cast<unsigned char>(text_[byte_offset_]);
-      size_t width = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
-      byte_offset_ += width;
-      ++char_index_;
-    }
-    if (byte_offset_ > text_.size()) byte_offset_ = text_.size();
-    return byte_offset_;
-  }
-
-  size_t LineStart(size_t offset) const {
-    size_t i = offset;
-    while (i > 0 && text_[i - 1] != '\n' && text_[i - 1] != '\r') --i;
-    return i;
-  }
-
-  std::string_view text_;
-  size_t skipped_;
-  size_t char_index_ = 0;
-  size_t byte_offset_;
-};
-
-// Length of a UTF-8 byte order mark at the start of text (0 or 3). libyaml skips one only when
-// it detects the encoding itself, and the reader fixes the encoding to UTF-8.
-size_t BomLength(std::string_view text) { return text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0; }
-
-// Owns a libyaml parser and its current event.
-class EventSource {
- public:
-  explicit EventSource(std::string_view text) {
-    yaml_parser_initialize(&parser_);
-    yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(text.data()),
-                                 text.size());
-    // Input is UTF-8 by contract; this also makes marks count UTF-8 characters.
-    yaml_parser_set_encoding(&parser_, YAML_UTF8_ENCODING);
-  }
-  ~EventSource() {
-    if (has_event_) yaml_event_delete(&event_);
-    yaml_parser_delete(&parser_);
-  }
-  EventSource(const EventSource&) = delete;
-  EventSource& operator=(const EventSource&) = delete;
-
-  // False on a libyaml error (see parser()).
-  bool Next() {
-    if (has_event_) {
-      yaml_event_delete(&event_);
-      has_event_ = false;
-    }
-    if (!yaml_parser_parse(&parser_, &event_)) return false;
-    has_event_ = true;
-    return true;
-  }
-  const yaml_event_t& event() const { return event_; }
-  const yaml_parser_t& parser() const { return parser_; }
-
- private:
-  yaml_parser_t parser_;
-  yaml_event_t event_;
-  bool has_event_ = false;
-};
 
 std::string_view ScalarText(const yaml_event_t& e) {
   return {reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length};
@@ -194,7 +99,6 @@ struct Frame {
   bool key_is_merge = false;
   bool drop_member = false;  // kGojq: the pending key was null, so the member is left out
   Value key;
-  std::string key_raw;  // the key's text (duplicate detection under kGojq)
   int key_line = 0;
   // kGojq: key texts with their lines, and the value of the last merge key.
   std::vector<std::pair<std::string, int>> raw_keys;
@@ -212,6 +116,10 @@ struct AnchorEntry {
 
 }  // namespace
 
+// Builds one document at a time from libyaml's events. Guarantees: no recursion (open
+// containers live in frames_, their children on items_/members_); every error stops the stream
+// and carries the position of libyaml's problem mark or of the offending node; anchors, the
+// alias budget and recorded positions never leak from one document into the next.
 class StreamReader::Impl {
  public:
   Impl(std::string_view text, ReadOptions options)

@@ -1,5 +1,6 @@
 // YAML writer: a block-style emitter that makes the layout and scalar-style decisions of
-// go-yaml's emitter (v2 for Style::kKubectl, v3 for Style::kGojq), without line wrapping.
+// go-yaml's emitter (v2 for Style::kKubectl, folding long lines at 80 columns; v3 for
+// Style::kGojq, never folding).
 // Containers are walked with an explicit stack, so nesting depth never exhausts the C++ stack.
 #include <algorithm>
 #include <cmath>
@@ -8,169 +9,36 @@
 
 #include "value/yaml_key_order.h"
 #include "value/yaml_scalar.h"
+#include "value/yaml_scalar_analysis.h"
 #include "wmap/json.h"
 #include "wmap/yaml.h"
 
 namespace wmap::yaml {
 namespace {
 
+using internal::Analysis;
+using internal::Analyze;
+using internal::At;
+using internal::CharCount;
+using internal::HasBreak;
+using internal::IsBreak;
+using internal::IsPrintable;
+using internal::IsSpace;
+using internal::NeedsEscape;
 using internal::ScalarKind;
-
-// ---- Character classes of the emitter (value[i] is the first byte of a UTF-8 character). ----
-
-size_t Width(unsigned char c) {
-  if ((c & 0x80) == 0x00) return 1;
-  if ((c & 0xE0) == 0xC0) return 2;
-  if ((c & 0xF0) == 0xE0) return 3;
-  if ((c & 0xF8) == 0xF0) return 4;
-  return 1;  // not reached for valid UTF-8
-}
-
-unsigned char At(std::string_view s, size_t i) {
-  return i < s.size() ? static_cast<unsigned char>(s[i]) : 0;
-}
-
-bool IsPrintable(std::string_view s, size_t i) {
-  unsigned char c = At(s, i);
-  unsigned char c1 = At(s, i + 1);
-  unsigned char c2 = At(s, i + 2);
-  return c == 0x0A || (c >= 0x20 && c <= 0x7E) || (c == 0xC2 && c1 >= 0xA0) ||
-         (c > 0xC2 && c < 0xED) || (c == 0xED && c1 < 0xA0) || c == 0xEE ||
-         (c == 0xEF && !(c1 == 0xBB && c2 == 0xBF) && !(c1 == 0xBF && (c2 == 0xBE || c2 == 0xBF)));
-}
-
-bool IsSpace(std::string_view s, size_t i) { return At(s, i) == ' '; }
-
-bool IsBreak(std::string_view s, size_t i) {
-  unsigned char c = At(s, i);
-  if (i >= s.size()) return false;
-  return c == '\r' || c == '\n' || (c == 0xC2 && At(s, i + 1) == 0x85) ||
-         (c == 0xE2 && At(s, i + 1) == 0x80 && (At(s, i + 2) == 0xA8 || At(s, i + 2) == 0xA9));
-}
-
-bool IsBlank(std::string_view s, size_t i) { return i < s.size() && (s[i] == ' ' || s[i] == '\t'); }
-
-bool IsBlankz(std::string_view s, size_t i) {
-  return i >= s.size() || s[i] == '\0' || IsBlank(s, i) || IsBreak(s, i);
-}
-
-// What the emitter may do with a scalar's text.
-struct Analysis {
-  bool multiline = false;
-  bool block_plain_allowed = true;
-  bool single_quoted_allowed = true;
-  bool block_allowed = true;
-};
-
-// go-yaml's scalar analysis for block context. tab_is_special: v2 (libyaml) treats a tab as a
-// non-printable character; v3 forbids only plain and single-quoted styles for it.
-Analysis Analyze(std::string_view value, bool tab_is_special) {
-  Analysis a;
-  if (value.empty()) {
-    a.block_allowed = false;
-    return a;
-  }
-  bool block_indicators = false;
-  bool line_breaks = false;
-  bool special_characters = false;
-  bool tab_characters = false;
-  bool leading_space = false, leading_break = false;
-  bool trailing_space = false, trailing_break = false;
-  bool break_space = false, space_break = false;
-  bool previous_space = false, previous_break = false;
-  if (value.size() >= 3 && (value.substr(0, 3) == "---" || value.substr(0, 3) == "...")) {
-    block_indicators = true;
-  }
-  bool preceded_by_whitespace = true;
-  for (size_t i = 0, w = 0; i < value.size(); i += w) {
-    w = Width(static_cast<unsigned char>(value[i]));
-    bool followed_by_whitespace =
-        tab_is_special ? IsBlankz(value, i + w) : (i + w >= value.size() || IsBlank(value, i + w));
-    char c = value[i];
-    if (i == 0) {
-      switch (c) {
-        case '#':
-        case ',':
-        case '[':
-        case ']':
-        case '{':
-        case '}':
-        case '&':
-        case '*':
-        case '!':
-        case '|':
-        case '>':
-        case '\'':
-        case '"':
-        case '%':
-        case '@':
-        case '`':
-          block_indicators = true;
-          break;
-        case '?':
-        case ':':
-          if (followed_by_whitespace) block_indicators = true;
-          break;
-        case '-':
-          if (followed_by_whitespace) block_indicators = true;
-          break;
-        default:
-          break;
-      }
-    } else {
-      if (c == ':' && followed_by_whitespace) block_indicators = true;
-      if (c == '#' && preceded_by_whitespace) block_indicators = true;
-    }
-    if (c == '\t' && !tab_is_special) {
-      tab_characters = true;
-    } else if (!IsPrintable(value, i)) {
-      special_characters = true;
-    }
-    if (IsSpace(value, i)) {
-      if (i == 0) leading_space = true;
-      if (i + w == value.size()) trailing_space = true;
-      if (previous_break) break_space = true;
-      previous_space = true;
-      previous_break = false;
-    } else if (IsBreak(value, i)) {
-      line_breaks = true;
-      if (i == 0) leading_break = true;
-      if (i + w == value.size()) trailing_break = true;
-      if (previous_space) space_break = true;
-      previous_space = false;
-      previous_break = true;
-    } else {
-      previous_space = false;
-      previous_break = false;
-    }
-    preceded_by_whitespace = IsBlankz(value, i);
-  }
-  a.multiline = line_breaks;
-  if (leading_space || leading_break || trailing_space || trailing_break) {
-    a.block_plain_allowed = false;
-  }
-  if (trailing_space) a.block_allowed = false;
-  if (break_space) {
-    a.block_plain_allowed = false;
-    a.single_quoted_allowed = false;
-  }
-  if (space_break || tab_characters || special_characters) {
-    a.block_plain_allowed = false;
-    a.single_quoted_allowed = false;
-  }
-  if (space_break || special_characters) a.block_allowed = false;
-  if (line_breaks) a.block_plain_allowed = false;
-  if (block_indicators) a.block_plain_allowed = false;
-  return a;
-}
+using internal::Width;
 
 enum class ScalarStyle { kPlain, kSingle, kDouble, kLiteral };
 
 // One scalar ready for emission: text, tag ("" or "!!binary") and the requested style.
 struct ScalarText {
-  std::string text;
+  std::string storage;    // the text when it is not the Value's own string
+  std::string_view view;  // the Value's string (valid while the Value is being written)
+  bool viewed = false;
   std::string_view tag;
   ScalarStyle style = ScalarStyle::kPlain;
+
+  std::string_view text() const { return viewed ? view : std::string_view(storage); }
 };
 
 // Where a node is emitted (the emitter's context flags that matter in block style).
@@ -180,6 +48,11 @@ struct Context {
   bool simple_key = false;
 };
 
+// Writes one Value as a YAML document. Guarantees: output ends with a line break; layout and
+// scalar styles follow go-yaml's emitter for the chosen Style; containers are walked with an
+// explicit stack (any depth); under Style::kKubectl the text reads back (Parse) to an equal Value.
+// Tracks the emitter's column/whitespace/indention state exactly as go-yaml does, because its
+// indentation decisions depend on it.
 class Emitter {
  public:
   Emitter(const WriteOptions& options, std::string* out)
@@ -271,28 +144,28 @@ class Emitter {
     ScalarText s;
     switch (v.type()) {
       case Type::kNull:
-        s.text = "null";
+        s.storage = "null";
         return s;
       case Type::kBoolean:
-        s.text = v.as_bool() ? "true" : "false";
+        s.storage = v.as_bool() ? "true" : "false";
         return s;
       case Type::kNumber:
         if (!v3_) {
-          json::FormatNumber(v, &s.text);
+          json::FormatNumber(v, &s.storage);
           // An integral double beyond 2^53 printed without a fraction or exponent would read
           // back as a different (exact) integer; Go's float form keeps its value.
           if (!v.is_integer() && std::fabs(v.as_double()) >= 9007199254740992.0 &&
-              std::isfinite(v.as_double()) && s.text.find_first_of(".eE") == std::string::npos) {
-            s.text.clear();
-            internal::FormatGoFloat(v.as_double(), 64, &s.text);
+              std::isfinite(v.as_double()) && s.storage.find_first_of(".eE") == std::string::npos) {
+            s.storage.clear();
+            internal::FormatGoFloat(v.as_double(), 64, &s.storage);
           }
         } else if (v.is_integer()) {
-          s.text = std::to_string(v.as_int());
+          s.storage = std::to_string(v.as_int());
         } else {
-          internal::FormatGoFloat(v.as_double(), 64, &s.text);
-          if (s.text == "+Inf") s.text = ".inf";
-          if (s.text == "-Inf") s.text = "-.inf";
-          if (s.text == "NaN") s.text = ".nan";
+          internal::FormatGoFloat(v.as_double(), 64, &s.storage);
+          if (s.storage == "+Inf") s.storage = ".inf";
+          if (s.storage == "-Inf") s.storage = "-.inf";
+          if (s.storage == "NaN") s.storage = ".nan";
         }
         return s;
       case Type::kString:
@@ -304,10 +177,11 @@ class Emitter {
     std::string_view str = v.as_string();
     if (!internal::IsValidUtf8(str)) {
       s.tag = "!!binary";
-      internal::EncodeBase64(str, &s.text);
+      internal::EncodeBase64(str, &s.storage);
       return s;
     }
-    s.text = std::string(str);
+    s.view = str;
+    s.viewed = true;
     Schema schema = v3_ ? Schema::kGojq : Schema::kKubernetes;
     bool plain_ok = internal::ResolvePlain(str, schema).kind == ScalarKind::kString &&
                     !internal::IsBase60Float(str);
@@ -331,19 +205,25 @@ class Emitter {
     return s;
   }
 
-  bool IsSimpleKey(const ScalarText& key) const {
-    Analysis a = Analyze(key.text, !v3_);
+  bool IsSimpleKey(const ScalarText& key, const Analysis& a) const {
     if (a.multiline) return false;
-    return key.text.size() + key.tag.size() <= 128;
+    return key.text().size() + key.tag.size() <= 128;
   }
 
-  void EmitScalar(const ScalarText& s, const Context& ctx) {
-    Analysis a = Analyze(s.text, !v3_);
+  void EmitScalar(const ScalarText& s, const Context& ctx) { EmitScalar(s, AnalysisOf(s), ctx); }
+
+  // Text the writer generated itself (numbers, true/false/null, base64) is always plain-safe.
+  Analysis AnalysisOf(const ScalarText& s) const {
+    return s.viewed ? Analyze(s.text(), !v3_) : Analysis{};
+  }
+
+  void EmitScalar(const ScalarText& s, const Analysis& a, const Context& ctx) {
+    std::string_view text = s.text();
     ScalarStyle style = s.style;
     if (ctx.simple_key && a.multiline) style = ScalarStyle::kDouble;
     if (style == ScalarStyle::kPlain) {
       if (!a.block_plain_allowed) style = ScalarStyle::kSingle;
-      if (s.text.empty() && ctx.simple_key) style = ScalarStyle::kSingle;
+      if (text.empty() && ctx.simple_key) style = ScalarStyle::kSingle;
     }
     if (style == ScalarStyle::kSingle && !a.single_quoted_allowed) style = ScalarStyle::kDouble;
     if (style == ScalarStyle::kLiteral && (!a.block_allowed || ctx.simple_key)) {
@@ -359,23 +239,42 @@ class Emitter {
     IncreaseIndent(true, false, ctx.sequence_item);
     switch (style) {
       case ScalarStyle::kPlain:
-        WritePlain(s.text, !ctx.simple_key);
+        WritePlain(text, !ctx.simple_key);
         break;
       case ScalarStyle::kSingle:
-        WriteSingleQuoted(s.text, !ctx.simple_key);
+        WriteSingleQuoted(text, !ctx.simple_key);
         break;
       case ScalarStyle::kDouble:
-        WriteDoubleQuoted(s.text, !ctx.simple_key);
+        WriteDoubleQuoted(text, !ctx.simple_key);
         break;
       case ScalarStyle::kLiteral:
-        WriteLiteral(s.text);
+        WriteLiteral(text);
         break;
     }
     PopIndent();
   }
 
+  // Appends text that needs no per-character decisions.
+  void WriteRun(std::string_view v) {
+    out_->append(v);
+    column_ += CharCount(v);
+  }
+
+  // Whether folding could happen while writing v from the current column.
+  bool MayFold(std::string_view v, bool allow_breaks) const {
+    return allow_breaks && column_ + static_cast<int>(v.size()) > best_width_ &&
+           v.find(' ') != std::string_view::npos;
+  }
+
   void WritePlain(std::string_view v, bool allow_breaks) {
     if (!v.empty() && !whitespace_) Put(' ');
+    if (!MayFold(v, allow_breaks)) {
+      WriteRun(v);
+      if (!v.empty()) indention_ = false;
+      whitespace_ = false;
+      indention_ = false;
+      return;
+    }
     bool spaces = false;
     for (size_t i = 0; i < v.size();) {
       if (IsSpace(v, i)) {
@@ -398,6 +297,14 @@ class Emitter {
 
   void WriteSingleQuoted(std::string_view v, bool allow_breaks) {
     WriteIndicator("'", true, false, false);
+    if (!MayFold(v, allow_breaks) && v.find('\'') == std::string_view::npos && !HasBreak(v)) {
+      WriteRun(v);
+      if (!v.empty()) indention_ = false;
+      WriteIndicator("'", false, false, false);
+      whitespace_ = false;
+      indention_ = false;
+      return;
+    }
     bool spaces = false;
     bool breaks = false;
     for (size_t i = 0; i < v.size();) {
@@ -431,6 +338,13 @@ class Emitter {
 
   void WriteDoubleQuoted(std::string_view v, bool allow_breaks) {
     WriteIndicator("\"", true, false, false);
+    if (!MayFold(v, allow_breaks) && !NeedsEscape(v)) {
+      WriteRun(v);
+      WriteIndicator("\"", false, false, false);
+      whitespace_ = false;
+      indention_ = false;
+      return;
+    }
     bool spaces = false;
     // go-yaml tests for a byte order mark at the start of the string rather than at the current
     // character, so text that starts with one is escaped throughout.
@@ -565,7 +479,11 @@ class Emitter {
         breaks = true;
       } else {
         if (breaks) WriteIndent();
-        WriteChar(v, &i);
+        size_t j = i;
+        while (j < v.size() && !IsBreak(v, j)) j += Width(static_cast<unsigned char>(v[j]));
+        if (j > v.size()) j = v.size();
+        WriteRun(v.substr(i, j - i));
+        i = j;
         indention_ = false;
         breaks = false;
       }
@@ -618,12 +536,13 @@ class Emitter {
     ++f.index;
     WriteIndent();
     ScalarText key = ScalarFor(m.key, true);
-    if (IsSimpleKey(key)) {
-      EmitScalar(key, Context{false, true, true});
+    Analysis analysis = AnalysisOf(key);
+    if (IsSimpleKey(key, analysis)) {
+      EmitScalar(key, analysis, Context{false, true, true});
       WriteIndicator(":", false, false, false);
     } else {
       WriteIndicator("?", true, false, true);
-      EmitScalar(key, Context{false, true, false});
+      EmitScalar(key, analysis, Context{false, true, false});
       WriteIndent();
       WriteIndicator(":", true, false, true);
     }

@@ -71,9 +71,10 @@ TEST(YamlEncoderTest, BlockStyle) {
   EXPECT_EQ(Yaml(v), "bar:\n  baz:\n    - 1\n    - qux\n    - []\nfoo: 128\n");
   EXPECT_EQ(Yaml(Value::String("bar")), "bar\n");
   Value nested = Value::Object(
-      {{"foo", Value::Object({{"baz", Value::Array({Value::String("hello"),
-                                                    Value::String("world")})}})}});
-  EXPECT_EQ(Yaml(nested, 8), "foo:\n        baz:\n                - hello\n                - world\n");
+      {{"foo",
+        Value::Object({{"baz", Value::Array({Value::String("hello"), Value::String("world")})}})}});
+  EXPECT_EQ(Yaml(nested, 8),
+            "foo:\n        baz:\n                - hello\n                - world\n");
 }
 
 TEST(YamlEncoderTest, Quoting) {

@@ -54,7 +54,7 @@ struct Outcome {
 };
 
 Outcome RunWmap(std::vector<std::string> args, const std::string& input = "",
-            const char* const* env = nullptr) {
+                const char* const* env = nullptr) {
   static const char* const kEmptyEnv[] = {"HOME=/nonexistent", nullptr};
   TempFile in(input), out, err;
   CommandIo io{in.fd(), out.fd(), err.fd(), env ? env : kEmptyEnv};
@@ -97,9 +97,10 @@ TEST(JqCommandTest, NullInputSlurpAndRawInput) {
 
 TEST(JqCommandTest, Arguments) {
   Outcome o = RunWmap({"jq", "-n", "-c", "--arg", "a", "1", "--argjson", "b", "{\"x\":2}",
-                   "[$a, $b, $ARGS.named]"});
+                       "[$a, $b, $ARGS.named]"});
   EXPECT_EQ(o.out, "[\"1\",{\"x\":2},{\"a\":\"1\",\"b\":{\"x\":2}}]\n") << o.err;
-  EXPECT_EQ(RunWmap({"jq", "-n", "-c", "$ARGS.positional", "--jsonargs", "1", "{}"}).out, "[1,{}]\n");
+  EXPECT_EQ(RunWmap({"jq", "-n", "-c", "$ARGS.positional", "--jsonargs", "1", "{}"}).out,
+            "[1,{}]\n");
 }
 
 TEST(JqCommandTest, ExitCodes) {
@@ -114,6 +115,21 @@ TEST(JqCommandTest, ExitCodes) {
   Outcome missing = RunWmap({"jq", "# only a comment"});
   EXPECT_EQ(missing.code, 3);
   EXPECT_EQ(missing.err, "wmap: compile error: missing query (try \".\")\n");
+}
+
+TEST(JqCommandTest, ValuesSpanningReadChunks) {
+  // Several MiB of values, so that values straddle the 1 MiB read boundaries.
+  std::string input;
+  int64_t expected = 0;
+  for (int i = 0; i < 200000; ++i) {
+    input += "{\"n\":" + std::to_string(i) + ",\"pad\":\"xxxxxxxx\"}\n";
+    expected += i;
+  }
+  Outcome o = RunWmap({"jq", "-n", "reduce inputs.n as $n (0; . + $n)"}, input);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.out, std::to_string(expected) + "\n");
+  Outcome lines = RunWmap({"jq", "-R", "-n", "[inputs] | length"}, input);
+  EXPECT_EQ(lines.out, "200000\n");
 }
 
 TEST(JqCommandTest, InvalidJsonInputReportsTheLine) {

@@ -2,6 +2,9 @@
 // gojq 0.12.19 where it differs from the installed 0.12.11).
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "builtins_test_support.h"
 
 namespace wmap::jq::testing {
@@ -117,6 +120,22 @@ INSTANTIATE_TEST_SUITE_P(
              {},
              "error: expected a string for object key but got: object ({})"},
         Case{"from_entries", "{}", {}, "error: from_entries cannot be applied to: object ({})"}));
+
+TEST(CollectionsTest, ContainsRefusesExcessiveNesting) {
+  Value deep = Value::Array({});
+  for (int i = 0; i < 12000; ++i) deep = Value::Array({deep});
+  const NativeSpec* spec = FindNative("contains", 1);
+  ASSERT_NE(spec, nullptr);
+  RunContext run;
+  NativeContext ctx{run};
+  std::vector<Value> arg = {deep};
+  Value out;
+  EXPECT_FALSE(spec->function(ctx, deep, arg, &out));
+  ASSERT_TRUE(out.is_string());
+  EXPECT_NE(out.as_string().find("containment check too deep"), std::string_view::npos);
+  std::string shallow = std::string(100, '[') + std::string(100, ']');
+  EXPECT_EQ(Call("contains", shallow, {shallow}), "true");
+}
 
 TEST(CollectionsTest, FlattenDeepInputDoesNotRecurse) {
   std::string deep(5000, '[');

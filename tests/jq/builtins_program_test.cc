@@ -96,7 +96,7 @@ TEST(LibraryTest, TableIsParsed) { EXPECT_GE(ParseCases().size(), 30u); }
 
 TEST(LibraryTest, SortByErrorNamesThePublicFunction) {
   EXPECT_EQ(RunProgram("try sort_by(.a) catch .", "{}"),
-            "\"sort_by([]) cannot be applied to: object ({})\"");
+            "\"sort_by cannot be applied to: object ({})\"");
 }
 
 }  // namespace

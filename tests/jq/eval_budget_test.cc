@@ -20,8 +20,7 @@ TEST(EvalBudgetTest, EndlessProgramsStop) {
   EXPECT_EQ(Eval("[range(1e9)] | length", "null", ctx), "budget: step limit exceeded");
   EXPECT_EQ(Eval("[repeat(.)] | length", "null", ctx), "budget: step limit exceeded");
   EXPECT_EQ(Eval("[limit(1e9; repeat(1))] | length", "null", ctx), "budget: step limit exceeded");
-  EXPECT_EQ(Eval("reduce range(1e9) as $x (0; . + 1)", "null", ctx),
-            "budget: step limit exceeded");
+  EXPECT_EQ(Eval("reduce range(1e9) as $x (0; . + 1)", "null", ctx), "budget: step limit exceeded");
   EXPECT_EQ(Eval("def f: [f]; f", "null", ctx), "budget: recursion depth limit exceeded");
   EXPECT_EQ(Eval("last(range(1e9))", "null", ctx), "budget: step limit exceeded");
 }
@@ -73,16 +72,23 @@ TEST(EvalBudgetTest, DeepInputDoesNotCrash) {
   Value deep = DeepArray(100000);
   for (const char* program : {"[..] | length", "[paths] | length", "[leaf_paths] | length",
                               "path(..) | length", "del(..)", "[.[0][0][0]] | length",
-                              ".. |= 1", "getpath([range(100000) | 0])"}) {
+                              "getpath([range(100000) | 0])", "[.[0][0] | ..] | length"}) {
     auto compiled = Program::Compile(program);
     ASSERT_TRUE(compiled.ok()) << program;
     RunContext ctx;
     ctx.budget.max_steps = 10000000;
+    ctx.budget.max_depth = 2000;
     auto error = compiled->Run(deep, {}, ctx, [](const Value&) { return true; });
     if (error) {
       EXPECT_EQ(error->kind, ErrorKind::kBudget) << program << ": " << error->message;
     }
   }
+  // With the default limits the recursion ends cleanly too (it is bounded by the stack).
+  auto walk = Program::Compile("[..] | length");
+  ASSERT_TRUE(walk.ok());
+  auto error = walk->Run(deep, {}, {}, [](const Value&) { return true; });
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->kind, ErrorKind::kBudget);
 }
 
 }  // namespace

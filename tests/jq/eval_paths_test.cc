@@ -8,7 +8,8 @@ namespace {
 
 void RunCases(const std::vector<EvalCase>& cases) {
   for (const EvalCase& c : cases) {
-    EXPECT_EQ(Eval(c.program, c.input), c.want) << "program: " << c.program << "\ninput: " << c.input;
+    EXPECT_EQ(Eval(c.program, c.input), c.want)
+        << "program: " << c.program << "\ninput: " << c.input;
   }
 }
 
@@ -17,7 +18,10 @@ TEST(EvalPathsTest, PathExpressions) {
       {"path(.)", "null", "[]"},
       {"[path(.a[0].b, .c[])]", R"({"c":[1,2]})", R"([["a",0,"b"],["c",0],["c",1]])"},
       {"[path(..)]", R"({"a":[1]})", R"([[],["a"],["a",0]])"},
-      {"path(.a | .[1,2:3].b)", "null", R"(["a",{"end":3,"start":1},"b"])" "\n" R"(["a",{"end":3,"start":2},"b"])"},
+      {"path(.a | .[1,2:3].b)", "null",
+       R"(["a",{"end":3,"start":1},"b"])"
+       "\n"
+       R"(["a",{"end":3,"start":2},"b"])"},
       {"[path(.[] | select(. > 1))]", "[1,2,3]", "[[1],[2]]"},
       {"path(if .a then .b else .c end)", R"({"a":true})", R"(["b"])"},
       {"[path(first(.a, .b))]", "null", R"([["a"]])"},
@@ -33,7 +37,7 @@ TEST(EvalPathsTest, PathExpressions) {
       {"path(. + 1)", "null", "error: invalid path against: number (1)"},
       {"path({}.x)", "{}", "error: invalid path against: object ({})"},
       {"path($__loc__)", "null",
-       R"(error: invalid path against: object ({"file":"<top-level>","line":1}))"},
+       R"(error: invalid path against: object ({"file":"<top-level>","li ...}))"},
       {"path(null)", "null", "[]"},
       {"path(. = 1)", "1", "[]"},
       {"[paths]", R"({"a":[1,{"b":2}]})", R"([["a"],["a",0],["a",1],["a",1,"b"]])"},
@@ -41,7 +45,7 @@ TEST(EvalPathsTest, PathExpressions) {
       {"[leaf_paths]", R"([[1],2])", "[[0,0],[1]]"},
       {"pick(.a.b, .c[1])", R"({"a":{"b":1,"x":2},"c":[1,2,3]})", R"({"a":{"b":1},"c":[null,2]})"},
       {"[.[] | try (getpath([\"a\",0,\"b\"]) |= 5) catch .]", R"([null,{"a":0}])",
-       R"([{"a":[{"b":5}]},"getpath([\"a\",0,\"b\"]) cannot be applied to: object ({\"a\":0})"])"},
+       R"x([{"a":[{"b":5}]},"getpath([\"a\",0,\"b\"]) cannot be applied to: object ({\"a\":0})"])x"},
   });
 }
 
@@ -73,7 +77,10 @@ TEST(EvalPathsTest, GetSetDelPaths) {
 TEST(EvalPathsTest, Assignment) {
   RunCases({
       {".a = 1", "null", R"({"a":1})"},
-      {".a = (1,2)", "{}", R"({"a":1})" "\n" R"({"a":2})"},
+      {".a = (1,2)", "{}",
+       R"({"a":1})"
+       "\n"
+       R"({"a":2})"},
       {".a = .b", R"({"b":3})", R"({"a":3,"b":3})"},
       {".[] = 1", "[0,0]", "[1,1]"},
       {".a |= . + 1", R"({"a":1})", R"({"a":2})"},
@@ -81,9 +88,20 @@ TEST(EvalPathsTest, Assignment) {
       {".[] |= empty", "[1,2,3]", "[]"},
       {"(.a, .b) |= empty", R"({"a":1,"b":2,"c":3})", R"({"c":3})"},
       {".a += 1, .a -= 1, .a *= 2, .a /= 2, .a %= 2", R"({"a":3})",
-       R"({"a":4})" "\n" R"({"a":2})" "\n" R"({"a":6})" "\n" R"({"a":1.5})" "\n" R"({"a":1})"},
+       R"({"a":4})"
+       "\n"
+       R"({"a":2})"
+       "\n"
+       R"({"a":6})"
+       "\n"
+       R"({"a":1.5})"
+       "\n"
+       R"({"a":1})"},
       {".a += .b", R"({"a":1,"b":2})", R"({"a":3,"b":2})"},
-      {".a //= 5, .b //= 5", R"({"a":1})", R"({"a":1})" "\n" R"({"a":1,"b":5})"},
+      {".a //= 5, .b //= 5", R"({"a":1})",
+       R"({"a":1})"
+       "\n"
+       R"({"a":1,"b":5})"},
       {".[2:4] = [\"x\"]", "[1,2,3,4,5]", R"([1,2,"x",5])"},
       {".[1:] |= map(. * 2)", "[1,2,3]", "[1,4,6]"},
       {".a[1:] = [9]", R"({"a":[1,2,3]})", R"({"a":[1,9]})"},
@@ -105,9 +123,9 @@ TEST(EvalPathsTest, LargeUpdatesStayLinear) {
   // Each of these would take minutes if every update copied the whole container.
   EXPECT_EQ(Eval("[range(.)] | del(.[range(length) | {start:., end:(. + 1)}]) | length", "50000"),
             "0");
-  EXPECT_EQ(Eval("[range(.) | {key: tostring, value: .}] | from_entries | .[] |= . * 2 | add",
-                 "50000"),
-            "2499950000");
+  EXPECT_EQ(
+      Eval("[range(.) | {key: tostring, value: .}] | from_entries | .[] |= . * 2 | add", "50000"),
+      "2499950000");
   EXPECT_EQ(Eval("[range(.)] | .[range(length)] = 1 | add", "50000"), "50000");
 }
 

@@ -29,8 +29,8 @@ fs::path TestData() { return fs::path(WMAP_SOURCE_DIR) / "tests" / "model" / "te
 std::vector<std::string> Findings(const LoadResult& r) {
   std::vector<std::string> out;
   for (const Error& e : r.errors) {
-    out.push_back(std::to_string(e.position.line) + ":" + std::to_string(e.position.column) +
-                  ": " + e.message);
+    out.push_back(std::to_string(e.position.line) + ":" + std::to_string(e.position.column) + ": " +
+                  e.message);
   }
   return out;
 }
@@ -248,9 +248,9 @@ spec:
   EXPECT_TRUE(LoadText(pod).ok());
   std::string service = kTemplate;
   service.replace(service.find("KIND"), 4, "Service");
-  EXPECT_EQ(Findings(LoadText(service)),
-            (std::vector<std::string>{
-                "7:7: root component must have full kind (group, version, kind)"}));
+  EXPECT_EQ(
+      Findings(LoadText(service)),
+      (std::vector<std::string>{"7:7: root component must have full kind (group, version, kind)"}));
 }
 
 TEST(JqRulesTest, ForbiddenConstructsParseAndCompileErrors) {
@@ -273,7 +273,8 @@ TEST(JqRulesTest, ForbiddenConstructsParseAndCompileErrors) {
       // A literal block scalar: the end of the expression is on line 24.
       "24:19: failed to parse JQ expression '.status.ready as $r\n| ($r == true\nand "
       ".status.phase == \"Running\"\n' at '" +
-          root + "StatusDefinition.StatusMappings.Running[0].ByExpression.Expression': "
+          root +
+          "StatusDefinition.StatusMappings.Running[0].ByExpression.Expression': "
           "unexpected EOF",
       "27:51: JQ expression '.status.failed // 0 | walk(.) > 0' at '" + root +
           "StatusDefinition.StatusMappings.Failed[0].ByExpression.Expression' failed "
@@ -295,7 +296,8 @@ spec:
       kind: {group: g.io, version: v1, kind: K}
       statusDefinition: {statusMappings: {}}
       scaleDefinition:
-        replicasPath: ')" + expression + "'\n";
+        replicasPath: ')" +
+                       expression + "'\n";
     return LoadDefinitions(text, "x").errors.size();
   };
   // Inside function definitions, arguments, if, try, reduce, objects, interpolation, indexes.
@@ -325,7 +327,8 @@ TEST(SchemaTest, UnknownFieldsTypesAndRequiredFields) {
           "statusDefinition.statusMappings.failed[0].byExpression.expectedResult\"",
       "24:9: " + root + "suspendDefinition.suspendActions must have at least 1 item",
       "26:13: missing required field \"" + root + "suspendDefinition.resumeActions[0].value\"",
-      "29:11: " + root + "podSelector.componentTypeSelector.keyPath in body should be at least 1 "
+      "29:11: " + root +
+          "podSelector.componentTypeSelector.keyPath in body should be at least 1 "
           "chars long",
       "30:11: component 'root' componentTypeSelector: matchLabels: Invalid value: \"not a valid "
       "value!\": a valid label must be an empty string or consist of alphanumeric characters, "

@@ -204,8 +204,10 @@ TEST(WorkloadsTest, SampleManifestsResolve) {
   // Dynamo: services Frontend and decode (sorted key order), one replica each, fragments only.
   ExpectResolves("dynamo-running.yaml", "nvidia-com-dynamographdeployment-v1alpha1",
                  {{"dynamographdeployment", "", {{"", {}, {}, {}}}, false},
-                  {"service", "dynamographdeployment",
-                   {{"Frontend", 1, {}, {}}, {"decode", 1, {}, {}}}, false}});
+                  {"service",
+                   "dynamographdeployment",
+                   {{"Frontend", 1, {}, {}}, {"decode", 1, {}, {}}},
+                   false}});
 }
 
 TEST(WorkloadsTest, DynamoFragmentsFollowServiceOrder) {

@@ -28,7 +28,8 @@ Definition Make(const std::string& root_extra, const std::string& child = "",
       "      name: root\n"
       "      kind: {group: example.com, version: v1, kind: Thing}\n" +
       root_extra;
-  if (!child.empty()) text += "    childComponents:\n      - name: child\n        ownerRef: root\n" + child;
+  if (!child.empty())
+    text += "    childComponents:\n      - name: child\n        ownerRef: root\n" + child;
   LoadResult r = LoadDefinitions(text, "test.yaml", options);
   EXPECT_TRUE(r.ok()) << (r.errors.empty() ? "" : r.errors[0].ToString()) << "\n" << text;
   return r.definitions.at(0);
@@ -61,7 +62,8 @@ TEST(ItemsTest, MissingPathIsOneEmptyItem) {
 }
 
 TEST(ItemsTest, IteratingNullIsAnErrorAndOptionalIterationIsZeroItems) {
-  Definition strict = Make(kNoStatus, R"(        specDefinition: {podTemplateSpecPath: '.spec.groups[].template'}
+  Definition strict =
+      Make(kNoStatus, R"(        specDefinition: {podTemplateSpecPath: '.spec.groups[].template'}
         instanceIdPath: '.spec.groups[].name'
         podSelector: {componentInstanceSelector: {idPath: .metadata.labels.g}}
 )");
@@ -71,7 +73,8 @@ TEST(ItemsTest, IteratingNullIsAnErrorAndOptionalIterationIsZeroItems) {
             "failed to extract pod template specs: JQ execution error for expression "
             "'.spec.groups[].template': cannot iterate over: null");
 
-  Definition optional = Make(kNoStatus, R"(        specDefinition: {podTemplateSpecPath: '.spec.groups[]?.template'}
+  Definition optional =
+      Make(kNoStatus, R"(        specDefinition: {podTemplateSpecPath: '.spec.groups[]?.template'}
         instanceIdPath: '.spec.groups[]?.name'
         podSelector: {componentInstanceSelector: {idPath: .metadata.labels.g}}
 )");
@@ -85,7 +88,8 @@ TEST(ItemsTest, IteratingNullIsAnErrorAndOptionalIterationIsZeroItems) {
 }
 
 TEST(PairingTest, InstanceIdsZipByPositionAndCountsMustMatch) {
-  Definition d = Make(kNoStatus, R"(        specDefinition: {podTemplateSpecPath: '.spec.jobs[].template'}
+  Definition d =
+      Make(kNoStatus, R"(        specDefinition: {podTemplateSpecPath: '.spec.jobs[].template'}
         scaleDefinition: {replicasPath: '.spec.jobs[0].replicas'}
         instanceIdPath: '.spec.jobs[].name'
         podSelector: {componentInstanceSelector: {idPath: .metadata.labels.g}}
@@ -107,8 +111,8 @@ TEST(PairingTest, EmptyInstanceIdIsAnError) {
   Definition d = Make(kNoStatus, R"(        instanceIdPath: '.spec.jobs[].name'
         podSelector: {componentInstanceSelector: {idPath: .metadata.labels.g}}
 )");
-  auto ids = Workload(d, Json(R"({"spec": {"jobs": [{"name": "a"}, {}, {"name": "c"}]}})"))
-                 .InstanceIds(1);
+  auto ids =
+      Workload(d, Json(R"({"spec": {"jobs": [{"name": "a"}, {}, {"name": "c"}]}})")).InstanceIds(1);
   ASSERT_FALSE(ids.ok());
   EXPECT_EQ(ids.error().message,
             "failed to extract instance ids for component child: instance id path contained "
@@ -197,7 +201,8 @@ TEST(FragmentTest, FieldsZipByIndexAndTypesAreChecked) {
   EXPECT_TRUE((**f)[1].scheduler_name.is_null());
   EXPECT_EQ((**f)[1].ToValue(), Json(R"({"image": "i2"})"));
 
-  auto bad = Workload(d, Json(R"({"spec": {"s": {"a": {"labels": {"k": 1}}}}})")).FragmentedPodSpecs(1);
+  auto bad =
+      Workload(d, Json(R"({"spec": {"s": {"a": {"labels": {"k": 1}}}}})")).FragmentedPodSpecs(1);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message,
             "failed to extract fragmented pod specs: failed to convert object at index 0 to type "
@@ -354,7 +359,8 @@ TEST(BudgetTest, TooManyResultsIsAnError) {
 }
 
 TEST(ThreadsTest, OneDefinitionManyObjectsManyThreads) {
-  Definition d = Make(kJobSetLikeStatus, R"(        specDefinition: {podTemplateSpecPath: '.spec.jobs[].template'}
+  Definition d = Make(kJobSetLikeStatus,
+                      R"(        specDefinition: {podTemplateSpecPath: '.spec.jobs[].template'}
         scaleDefinition: {replicasPath: '.spec.jobs[].replicas'}
         instanceIdPath: '.spec.jobs[].name'
         podSelector: {componentInstanceSelector: {idPath: .metadata.labels.g}}
@@ -371,8 +377,9 @@ TEST(ThreadsTest, OneDefinitionManyObjectsManyThreads) {
                   "\", \"replicas\": " + std::to_string(k) + ", \"template\": {}}";
         }
         Result<Value> object =
-            json::Parse("{\"spec\": {\"jobs\": [" + jobs + "]}, \"status\": {\"jobs\": [{\"active\": " +
-                        std::to_string(i % 2) + ", \"ready\": 1}]}}");
+            json::Parse("{\"spec\": {\"jobs\": [" + jobs +
+                        "]}, \"status\": {\"jobs\": [{\"active\": " + std::to_string(i % 2) +
+                        ", \"ready\": 1}]}}");
         Workload w(d, *object);
         auto scales = w.Scales(1);
         auto status = w.Status();

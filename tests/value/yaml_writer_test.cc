@@ -399,6 +399,7 @@ const char* const kTrickyStrings[] = {
     "quote's inside a long sentence that continues with many words past the eighty column limit",
 };
 
+// Deterministic (seeded) generator of nested Values that favour text YAML treats specially.
 class RandomValues {
  public:
   explicit RandomValues(uint32_t seed) : rng_(seed) {}

@@ -10,6 +10,8 @@
 
 namespace wmap::jq::builtins {
 
+// A broken-down time: calendar fields of one instant as seen in a fixed UTC offset. Produced by
+// CivilFromUnix, which keeps every field in its normal range.
 struct CivilTime {
   int64_t year = 1970;
   int month = 1;  // 1..12

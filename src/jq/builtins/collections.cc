@@ -2,6 +2,8 @@
 // flatten, indices, transpose, bsearch, entries.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -110,11 +112,15 @@ bool Has(const NativeContext&, const Value& in, Args args, Value* out) {
   return Fail(out, FuncArgsTypeError("has", args, in));
 }
 
-// jq's containment. Returns 1 (contains), 0 (does not) or -1 (type error at the top level).
-// Errors below the top level count as "does not contain", as in gojq.
-int ContainsImpl(const Value& l, const Value& r) {
+// Nesting deeper than this is refused rather than recursed into (the native stack is finite).
+constexpr int kMaxContainsDepth = 10000;
+
+// jq's containment. Returns 1 (contains), 0 (does not), -1 (type error at the top level) or -2
+// (nesting too deep). Errors below the top level count as "does not contain", as in gojq.
+int ContainsImpl(const Value& l, const Value& r, int depth) {
   if (l.type() != r.type()) return -1;
   if (l.is_bool() && l.as_bool() != r.as_bool()) return -1;
+  if (depth > kMaxContainsDepth) return -2;
   switch (l.type()) {
     case Type::kNull:
     case Type::kBoolean:
@@ -128,7 +134,9 @@ int ContainsImpl(const Value& l, const Value& r) {
       for (const Value& want : r.items()) {
         bool found = false;
         for (const Value& have : l.items()) {
-          if (ContainsImpl(have, want) == 1) {
+          int c = ContainsImpl(have, want, depth + 1);
+          if (c == -2) return -2;
+          if (c == 1) {
             found = true;
             break;
           }
@@ -140,7 +148,10 @@ int ContainsImpl(const Value& l, const Value& r) {
       if (l.size() < r.size()) return 0;
       for (const Member& m : r.members()) {
         const Value* have = l.find(m.key.as_string());
-        if (have == nullptr || ContainsImpl(*have, m.value) != 1) return 0;
+        if (have == nullptr) return 0;
+        int c = ContainsImpl(*have, m.value, depth + 1);
+        if (c == -2) return -2;
+        if (c != 1) return 0;
       }
       return 1;
   }
@@ -148,7 +159,9 @@ int ContainsImpl(const Value& l, const Value& r) {
 }
 
 bool Contains(const NativeContext&, const Value& in, Args args, Value* out) {
-  int c = ContainsImpl(in, args[0]);
+  int c = ContainsImpl(in, args[0], 0);
+  if (c == -2)
+    return Fail(out, FuncArgsWrapError("contains", args, in, "containment check too deep"));
   if (c < 0) return Fail(out, FuncArgsTypeError("contains", args, in));
   return Ok(out, Value::Bool(c == 1));
 }
@@ -370,9 +383,8 @@ bool Max(const NativeContext&, const Value& in, Args, Value* out) {
 
 // Checks the (input, keys) pair of the `_xxx_by` helpers. The public name is used in errors.
 bool CheckKeyed(std::string_view name, const Value& in, Args args, Value* out) {
-  if (!in.is_array() || !args[0].is_array()) {
-    return Fail(out, FuncArgsTypeError(name, args, in));
-  }
+  // gojq names only the filter, not the internal key array, in this message.
+  if (!in.is_array() || !args[0].is_array()) return Fail(out, FuncTypeError(name, in));
   if (in.size() != args[0].size()) {
     return Fail(out, FuncArgsWrapError(name, args, in, "length mismatch"));
   }

@@ -3,6 +3,7 @@
 // weekday (0 = Sunday), day of the year (0-based)].
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "jq/builtins/civil_time.h"

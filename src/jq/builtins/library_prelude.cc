@@ -1,6 +1,6 @@
 // The library builtins written in jq. They run over the natives of this folder and the core
 // definitions (map, select, path, getpath, limit, label...), compiled once per process after
-// CorePrelude().
+// CorePrelude(). As in jq, match/test/capture also take their regex and flags as one array.
 #include "jq/native.h"
 
 namespace wmap::jq {
@@ -54,11 +54,12 @@ def date: todate;
 def dateadd(u; n): . + n;
 def datesub(u; n): . - n;
 def match($re; $flags): _match($re; $flags; false) | .[];
-def match($re): match($re; null);
+def match($re): if $re | type == "array" then match($re[0]; $re[1]) else match($re; null) end;
 def test($re; $flags): _match($re; $flags; true);
-def test($re): test($re; null);
+def test($re): if $re | type == "array" then test($re[0]; $re[1]) else test($re; null) end;
 def capture($re; $flags): match($re; $flags) | _capture;
-def capture($re): capture($re; null);
+def capture($re):
+  if $re | type == "array" then capture($re[0]; $re[1]) else capture($re; null) end;
 def scan($re; $flags):
   match($re; "g" + $flags)
   | if .captures == [] then .string else [.captures[].string] end;

@@ -9,6 +9,7 @@ namespace wmap::jq::builtins {
 namespace {
 
 using Args = std::span<const Value>;
+// Math natives ignore their input when they take arguments (pow(x; y) reads only x and y).
 using Unary = double (*)(double);
 using Binary = double (*)(double, double);
 
@@ -37,8 +38,8 @@ double Ldexp(double x, double e) {
 double Jn(double n, double x) { return ::jn(TruncToInt(n), x); }
 double Yn(double n, double x) { return ::yn(TruncToInt(n), x); }
 
-// One table entry per libm function: the native looks itself up by name at compile time
-// through the template parameter.
+// Natives wrapping one libm function each; the builtin's name (used in errors) and the function
+// are template parameters, so every table entry is a distinct plain function pointer.
 template <const char* kName, Unary kFn>
 bool UnaryMath(const NativeContext&, const Value& in, Args, Value* out) {
   if (!in.is_number()) return Fail(out, FuncTypeError(kName, in));

@@ -211,6 +211,8 @@ bool CompileRegex(std::string_view pattern, std::string_view flags, CompiledRege
   RE2::Options options;
   options.set_log_errors(false);
   options.set_longest_match(longest);
+  // Bounds the memory of each cached program (RE2 falls back to slower matching beyond it).
+  options.set_max_mem(kRegexMaxMemory);
   auto re = std::make_shared<const RE2>(text, options);
   if (!re->ok()) {
     error->assign("invalid regular expression ");

@@ -2,6 +2,7 @@
 #ifndef WMAP_JQ_BUILTINS_REGEX_CACHE_H_
 #define WMAP_JQ_BUILTINS_REGEX_CACHE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,7 +29,9 @@ struct CompiledRegex {
 bool CompileRegex(std::string_view pattern, std::string_view flags, CompiledRegex* out,
                   std::string* error);
 
-inline constexpr size_t kRegexCacheCapacity = 256;
+inline constexpr size_t kRegexCacheCapacity = 128;
+// Memory budget of one compiled expression, so the whole cache stays within a few hundred MiB.
+inline constexpr int64_t kRegexMaxMemory = 2 << 20;
 
 }  // namespace wmap::jq::builtins
 

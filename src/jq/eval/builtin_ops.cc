@@ -190,7 +190,8 @@ Status LimitOp::WithCount(Runtime& rt, Frame* f, const Value& in, Emit&& emit) c
       return rt.Fail(kind_ == Kind::kLimit ? "limit doesn't support negative count"
                                            : "skip doesn't support negative count");
     }
-    int64_t count = std::isnan(d) ? 0 : (d >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(std::ceil(d)));
+    int64_t count =
+        std::isnan(d) ? 0 : (d >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(std::ceil(d)));
     return emit(count);
   });
 }

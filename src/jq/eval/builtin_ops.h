@@ -207,7 +207,9 @@ class ContextOp final : public Op {
   Status Run(Runtime& rt, Frame* f, const Value& in, Sink out) const override;
   Status Paths(Runtime& rt, Frame* f, const Value& in, const Value* path,
                PathSink out) const override;
-  bool IsPath(PathQuery&) const override { return kind_ == Kind::kDebug || kind_ == Kind::kStderr || kind_ == Kind::kDebugMsg; }
+  bool IsPath(PathQuery&) const override {
+    return kind_ == Kind::kDebug || kind_ == Kind::kStderr || kind_ == Kind::kDebugMsg;
+  }
 
  private:
   Kind kind_;

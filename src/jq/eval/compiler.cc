@@ -4,9 +4,9 @@
 #include <optional>
 
 #include "jq/eval/builtin_ops.h"
+#include "jq/eval/modules.h"
 #include "jq/eval/ops.h"
 #include "jq/eval/value_ops.h"
-#include "jq/eval/modules.h"
 #include "jq/parse_error.h"
 #include "jq/parser.h"
 #include "wmap/json.h"
@@ -262,8 +262,7 @@ OpPtr Compiler::Compile(const ast::Node& n) {
         to = Compile(*n.to);
         if (!to) return nullptr;
       }
-      return std::make_unique<SliceOp>(std::move(target), std::move(from), std::move(to),
-                                       optional);
+      return std::make_unique<SliceOp>(std::move(target), std::move(from), std::move(to), optional);
     }
     case ast::Kind::kIterate: {
       Construct("iterate");
@@ -595,9 +594,9 @@ OpPtr Compiler::CompileVar(const ast::Node& n) {
   if (n.name == "ENV") return std::make_unique<ContextOp>(ContextOp::Kind::kEnv, nullptr);
   if (n.name == "__loc__") return std::make_unique<LiteralOp>(Location(n.offset));
   // gojq reports this error with its compile-error prefix once modules are involved.
-  return Fail(std::string(has_imports_ ? "compile error: " : "") + "variable not defined: $" +
-                  n.name,
-              n.offset);
+  return Fail(
+      std::string(has_imports_ ? "compile error: " : "") + "variable not defined: $" + n.name,
+      n.offset);
 }
 
 Value Compiler::Location(size_t offset) const {
@@ -711,14 +710,14 @@ bool Compiler::CompileFuncBody(const ast::Node& n, FuncDef* def) {
   def->num_params = static_cast<int>(n.params.size());
   std::vector<int> var_slots(n.params.size(), -1);
   for (size_t i = 0; i < n.params.size(); ++i) {
-    env_.push_back(Binding{Binding::Kind::kParam, n.params[i].name, 0, scope_,
-                           static_cast<int>(i), nullptr, Value()});
+    env_.push_back(Binding{Binding::Kind::kParam, n.params[i].name, 0, scope_, static_cast<int>(i),
+                           nullptr, Value()});
   }
   for (size_t i = 0; i < n.params.size(); ++i) {
     if (n.params[i].is_var) {
       var_slots[i] = inner.NewSlot();
-      env_.push_back(
-          Binding{Binding::Kind::kVar, n.params[i].name, 0, scope_, var_slots[i], nullptr, Value()});
+      env_.push_back(Binding{Binding::Kind::kVar, n.params[i].name, 0, scope_, var_slots[i],
+                             nullptr, Value()});
     }
   }
   OpPtr body = Compile(*n.body);
@@ -766,8 +765,8 @@ bool Compiler::CompileLibraryDef(const ast::Node& n, FuncDef* def) {
   if (CompileFuncBody(n, def)) return true;
   // Keep the definition callable (earlier definitions may already refer to it): it reports
   // why it could not be compiled.
-  def->body = std::make_unique<ErrorOp>(std::make_unique<LiteralOp>(Value::String(
-      error_ ? error_->message : "cannot compile " + Key(n.name, n.params.size()))));
+  def->body = std::make_unique<ErrorOp>(std::make_unique<LiteralOp>(
+      Value::String(error_ ? error_->message : "cannot compile " + Key(n.name, n.params.size()))));
   return false;
 }
 
@@ -890,8 +889,7 @@ OpPtr Compiler::CompileSpecial(Special s, const ast::Node& n) {
     case Special::kHaltError1:
       return std::make_unique<ContextOp>(CK::kHaltErrorCode, arg(0));
     case Special::kBuiltins:
-      return std::make_unique<LiteralOp>(building_ ? Value::EmptyArray()
-                                                   : library_->builtin_names);
+      return std::make_unique<LiteralOp>(building_ ? Value::EmptyArray() : library_->builtin_names);
     case Special::kPlus:
       return std::make_unique<PlusOp>();
     case Special::kLast:

@@ -25,9 +25,9 @@ namespace wmap::jq::eval {
 // The compiled builtin library.
 struct Library {
   std::vector<std::unique_ptr<FuncDef>> funcs;
-  std::unordered_map<std::string, const FuncDef*> defs;       // "name/arity"
+  std::unordered_map<std::string, const FuncDef*> defs;        // "name/arity"
   std::unordered_map<std::string, const NativeSpec*> natives;  // "name/arity"
-  Value builtin_names;  // sorted array of "name/arity" strings for builtins/0
+  Value builtin_names;              // sorted array of "name/arity" strings for builtins/0
   std::vector<std::string> errors;  // library definitions that failed to compile (none expected)
 };
 

@@ -74,8 +74,8 @@ bool ReadTextFile(const std::string& path, std::string* out) {
   return true;
 }
 
-bool ModuleMeta(std::string_view name, const std::vector<std::string>& library_paths,
-                Value* out, std::string* error) {
+bool ModuleMeta(std::string_view name, const std::vector<std::string>& library_paths, Value* out,
+                std::string* error) {
   std::optional<std::string> file = FindModule(name, ".jq", Value(), "", library_paths);
   std::string text;
   if (!file || !ReadTextFile(*file, &text)) {
@@ -87,8 +87,7 @@ bool ModuleMeta(std::string_view name, const std::vector<std::string>& library_p
     *error = "invalid query: " + *file + ": " + parsed.error().message;
     return false;
   }
-  Value meta = parsed->module_metadata.is_object() ? parsed->module_metadata
-                                                    : Value::EmptyObject();
+  Value meta = parsed->module_metadata.is_object() ? parsed->module_metadata : Value::EmptyObject();
   Value deps = Value::EmptyArray();
   for (const ast::Import& imp : parsed->imports) {
     Value dep = imp.metadata.is_object() ? imp.metadata : Value::EmptyObject();

@@ -24,8 +24,8 @@ bool ReadTextFile(const std::string& path, std::string* out);
 std::string DirName(const std::string& path);
 
 // modulemeta: the module's metadata with "defs" and "deps", or false with gojq's message.
-bool ModuleMeta(std::string_view name, const std::vector<std::string>& library_paths,
-                Value* out, std::string* error);
+bool ModuleMeta(std::string_view name, const std::vector<std::string>& library_paths, Value* out,
+                std::string* error);
 
 }  // namespace wmap::jq::eval
 

@@ -355,8 +355,7 @@ class ParamOp final : public Op {
 // last argument as the outermost loop (gojq's order).
 class NativeOp final : public Op {
  public:
-  NativeOp(const NativeSpec* spec, std::vector<OpPtr> args)
-      : spec_(spec), args_(std::move(args)) {}
+  NativeOp(const NativeSpec* spec, std::vector<OpPtr> args) : spec_(spec), args_(std::move(args)) {}
   Status Run(Runtime& rt, Frame* f, const Value& in, Sink out) const override;
 
  private:

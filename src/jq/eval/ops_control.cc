@@ -170,16 +170,15 @@ Status ReduceOp::Paths(Runtime& rt, Frame* f, const Value& in, const Value* path
         Value current = state;
         Value current_path = state_path;
         bool current_has = has_path;
-        return update_->Paths(
-            rt, f, current, current_has ? &current_path : nullptr,
-            [&](const Value* p, const Value& next) -> Status {
-              state = next;
-              has_path = p != nullptr;
-              state_path = has_path ? *p : Value();
-              if (!is_foreach_) return Status::kOk;
-              if (!extract_) return out(p, next);
-              return extract_->Paths(rt, f, next, p, out);
-            });
+        return update_->Paths(rt, f, current, current_has ? &current_path : nullptr,
+                              [&](const Value* p, const Value& next) -> Status {
+                                state = next;
+                                has_path = p != nullptr;
+                                state_path = has_path ? *p : Value();
+                                if (!is_foreach_) return Status::kOk;
+                                if (!extract_) return out(p, next);
+                                return extract_->Paths(rt, f, next, p, out);
+                              });
       });
     });
     if (s != Status::kOk) return s;
@@ -248,8 +247,7 @@ Status CallOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
 
 Status CallOp::Paths(Runtime& rt, Frame* f, const Value& in, const Value* path,
                      PathSink out) const {
-  return Enter(rt, f,
-               [&](Frame* frame) { return def_->body->Paths(rt, frame, in, path, out); });
+  return Enter(rt, f, [&](Frame* frame) { return def_->body->Paths(rt, frame, in, path, out); });
 }
 
 bool CallOp::IsPath(PathQuery& q) const {
@@ -318,8 +316,7 @@ Status ForEachArgs(Runtime& rt, Frame* f, const Value& in, const std::vector<OpP
   return ArgsRec(rt, f, in, args, static_cast<int>(args.size()) - 1, vals.data(), then);
 }
 
-Status NativeOp::Call(Runtime& rt, const Value& in, std::span<const Value> args,
-                      Sink out) const {
+Status NativeOp::Call(Runtime& rt, const Value& in, std::span<const Value> args, Sink out) const {
   if (spec_->function != nullptr) {
     Value r;
     if (!spec_->function(rt.native_context(), in, args, &r)) return rt.FailWith(std::move(r));

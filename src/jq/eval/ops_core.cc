@@ -43,8 +43,7 @@ Status Op::Paths(Runtime& rt, Frame* f, const Value& in, const Value* path, Path
 
 Status IdentityOp::Run(Runtime&, Frame*, const Value& in, Sink out) const { return out(in); }
 
-Status IdentityOp::Paths(Runtime&, Frame*, const Value& in, const Value* path,
-                         PathSink out) const {
+Status IdentityOp::Paths(Runtime&, Frame*, const Value& in, const Value* path, PathSink out) const {
   return out(path, in);
 }
 
@@ -282,8 +281,7 @@ Status IterateValue(Runtime& rt, const Value& v, bool optional, Sink out) {
   return rt.Fail(IterateError(v));
 }
 
-Status IteratePaths(Runtime& rt, const Value* path, const Value& v, bool optional,
-                    PathSink out) {
+Status IteratePaths(Runtime& rt, const Value* path, const Value& v, bool optional, PathSink out) {
   if (!v.is_array() && !v.is_object()) {
     if (optional) return Status::kOk;
     return rt.Fail(IterateError(v));
@@ -390,8 +388,7 @@ Status BinaryOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
 Status LogicOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
   return left_->Run(rt, f, in, [&](const Value& l) -> Status {
     if (is_and_ ? !l.truthy() : l.truthy()) return out(Value::Bool(!is_and_));
-    return right_->Run(rt, f, in,
-                       [&](const Value& r) { return out(Value::Bool(r.truthy())); });
+    return right_->Run(rt, f, in, [&](const Value& r) { return out(Value::Bool(r.truthy())); });
   });
 }
 
@@ -430,8 +427,7 @@ Status IfOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
   });
 }
 
-Status IfOp::Paths(Runtime& rt, Frame* f, const Value& in, const Value* path,
-                   PathSink out) const {
+Status IfOp::Paths(Runtime& rt, Frame* f, const Value& in, const Value* path, PathSink out) const {
   return cond_->Run(rt, f, in, [&](const Value& c) -> Status {
     if (c.truthy()) return then_->Paths(rt, f, in, path, out);
     if (else_) return else_->Paths(rt, f, in, path, out);
@@ -452,8 +448,7 @@ Status TryOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
   return handler_->Run(rt, f, error, out);
 }
 
-Status TryOp::Paths(Runtime& rt, Frame* f, const Value& in, const Value* path,
-                    PathSink out) const {
+Status TryOp::Paths(Runtime& rt, Frame* f, const Value& in, const Value* path, PathSink out) const {
   bool downstream = false;
   Status s = body_->Paths(rt, f, in, path, [&](const Value* p, const Value& v) -> Status {
     Status st = out(p, v);

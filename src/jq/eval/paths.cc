@@ -62,8 +62,7 @@ class Updater {
         return UpdateSlice(v, key, i);
       default:
         if (v.is_array()) {
-          return Fail("expected a number for indexing an array but got: " +
-                      TypeErrorPreview(key));
+          return Fail("expected a number for indexing an array but got: " + TypeErrorPreview(key));
         }
         return Fail("expected a string for object key but got: " + TypeErrorPreview(key));
     }

@@ -13,7 +13,8 @@ constexpr uint64_t kDeadlineCheckInterval = 1024;
 constexpr size_t kStackReserve = 256 * 1024;
 
 // The lowest address the evaluator may use on the current thread's stack, or null if unknown.
-const char* StackLimit() {
+// Computed once per thread: pthread_getattr_np reads /proc for the main thread.
+const char* ComputeStackLimit() {
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) != 0) return nullptr;
   void* addr = nullptr;
@@ -24,6 +25,11 @@ const char* StackLimit() {
     if (size > reserve) limit = static_cast<const char*>(addr) + reserve;
   }
   pthread_attr_destroy(&attr);
+  return limit;
+}
+
+const char* StackLimit() {
+  thread_local const char* limit = ComputeStackLimit();
   return limit;
 }
 
@@ -41,7 +47,9 @@ Runtime::Runtime(const RunContext& context) : context_(context), native_context_
   max_depth_ = OrMax<size_t>(b.max_depth);
   max_memory_ = OrMax<size_t>(b.max_memory_bytes);
   max_outputs_ = OrMax<size_t>(b.max_outputs);
-  stack_limit_ = StackLimit();
+  // pthread_getattr_np reads /proc/self/maps on the main thread: once per thread is enough.
+  thread_local const char* const kThreadStackLimit = StackLimit();
+  stack_limit_ = kThreadStackLimit;
 }
 
 Status Runtime::Fail(std::string message) {
@@ -102,8 +110,6 @@ Status Runtime::StepSlow() {
   return Status::kOk;
 }
 
-Status Runtime::DepthExceeded() {
-  return BudgetExceeded("recursion depth limit exceeded");
-}
+Status Runtime::DepthExceeded() { return BudgetExceeded("recursion depth limit exceeded"); }
 
 }  // namespace wmap::jq::eval

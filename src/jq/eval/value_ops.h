@@ -17,8 +17,7 @@ bool IndexValue(const Value& v, const Value& key, Value* out, std::string* error
 // `v.name`: the string-key case of IndexValue, without building a key value.
 bool IndexField(const Value& v, std::string_view name, Value* out, std::string* error);
 // `v[from:to]`; null bounds are open.
-bool SliceValue(const Value& v, const Value& from, const Value& to, Value* out,
-                std::string* error);
+bool SliceValue(const Value& v, const Value& from, const Value& to, Value* out, std::string* error);
 // Message for iterating over a value that is neither an array nor an object.
 std::string IterateError(const Value& v);
 

@@ -1,0 +1,147 @@
+// The workload tree: a live workload, its child objects and its pods, attributed to the
+// definition's components and instances, with desired/current/ready counts, nodes and resource
+// totals (reference section 2.5 and 2.6).
+//
+// Attribution has two steps, as upstream's describe does:
+//   1. Ownership: from each pod, follow the *controller* ownerReference (the one with
+//      `controller: true`) upwards through the given child objects and pods, at most 6 hops, until
+//      the workload's UID is reached. An intermediate owner is followed only when its kind belongs
+//      to the workload: a component kind, an `additionalChildKinds` entry, or a core Pod (an LWS
+//      worker StatefulSet is owned by its leader pod). A pod whose UID is the workload's own (a
+//      core Pod definition) belongs at depth 0.
+//   2. Component: the sole component with a pod definition claims every owned pod; otherwise
+//      PodQuerier::InferPodComponent decides. The instance is the component's
+//      componentInstanceSelector key (or the single instance "" when the component has no
+//      instanceIdPath); the replica key is the replicaSelector of the component or, failing
+//      that, of its nearest ancestor that has one.
+// Pods that fail either step are kept in WorkloadTree::unattributed with the reason, and so is
+// a second pod with a UID already seen.
+//
+// Building is a pure function of its inputs: one Definition may serve any number of threads
+// building trees at the same time.
+#ifndef WMAP_TREE_H_
+#define WMAP_TREE_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wmap/definition.h"
+#include "wmap/status.h"
+#include "wmap/value.h"
+#include "wmap/workload.h"
+
+namespace wmap {
+
+// A Kubernetes resource.Quantity ("500m", "1.5Gi", "2e3", "4") as a number of base units.
+// Suffixes: binary Ki Mi Gi Ti Pi Ei, decimal n u m k M G T P E, and exponents e<n> / E<n>.
+// A JSON number is taken as is. Anything else is an error naming the text.
+Result<double> ParseQuantity(const Value& quantity);
+Result<double> ParseQuantity(std::string_view text);
+
+// Requested resources. Each quantity is rounded up to its unit (millicores, bytes, devices), as
+// Kubernetes' MilliValue()/Value() do, before summing.
+struct ResourceTotals {
+  int64_t cpu_millicores = 0;
+  int64_t memory_bytes = 0;
+  // nvidia.com/gpu, amd.com/gpu, gpu.intel.com/i915, gpu.intel.com/xe.
+  int64_t gpus = 0;
+
+  double cpu_cores() const { return static_cast<double>(cpu_millicores) / 1000.0; }
+  ResourceTotals& operator+=(const ResourceTotals& o);
+  ResourceTotals operator*(int64_t n) const;
+  bool operator==(const ResourceTotals&) const = default;
+};
+
+// True for the extended resource names counted as GPUs.
+bool IsGpuResource(std::string_view name);
+
+// The requests of a pod spec: the sum over `containers` of each container's
+// `resources.requests`, a resource missing there taken from `resources.limits` (the API server's
+// defaulting, which is how GPUs are usually given). Init containers are not counted.
+Result<ResourceTotals> PodSpecRequests(const Value& pod_spec);
+
+struct PodNode {
+  std::string name;
+  std::string namespace_name;
+  std::string uid;
+  std::string node_name;  // spec.nodeName ("" when not scheduled)
+  std::string phase;      // status.phase ("" when absent)
+  // The Ready condition is "True"; without conditions, every containerStatuses[].ready is true
+  // (and there is at least one).
+  bool ready = false;
+  std::optional<std::string> replica_key;
+  ResourceTotals requests;
+};
+
+struct InstanceNode {
+  std::string id;  // "" for a component without instanceIdPath
+  // replicas from the scale definition; nullopt when the component has none for this instance.
+  std::optional<int32_t> desired;
+  int32_t current = 0;        // pods attributed
+  int32_t ready = 0;          // of which ready
+  std::vector<PodNode> pods;  // sorted by name
+  // From the pods when any pod was given to BuildTree; else the instance's pod template × its
+  // replicas (one pod when replicas is not defined) for a component with a pod definition.
+  ResourceTotals requests;
+};
+
+struct ComponentNode {
+  size_t component = 0;  // index in Definition::components()
+  std::string name;
+  std::optional<GroupVersionKind> kind;
+  bool has_pod_definition = false;
+  std::vector<InstanceNode> instances;  // sorted by id
+  std::vector<ComponentNode> children;  // definition order
+  // Matched statuses of a component with a statusDefinition (evaluated on the workload).
+  std::optional<std::vector<ResourceStatus>> statuses;
+
+  // Over the subtree (this component and its descendants). `desired` counts only components with
+  // a pod definition (a grouping component's replicas are not pods); there an instance without
+  // a replica count counts as one pod.
+  int32_t desired = 0;
+  int32_t current = 0;
+  int32_t ready = 0;
+  ResourceTotals requests;
+};
+
+struct UnattributedPod {
+  std::string name;
+  std::string namespace_name;
+  std::string uid;
+  std::string reason;
+};
+
+enum class TotalsSource {
+  kPods,       // summed over the attributed pods
+  kTemplates,  // no pods given: pod templates × replicas
+};
+
+struct WorkloadTree {
+  GroupVersionKind kind;
+  std::string name;
+  std::string namespace_name;
+  std::string uid;
+  ComponentNode root;
+  std::vector<UnattributedPod> unattributed;  // in input order
+  TotalsSource totals_source = TotalsSource::kTemplates;
+  // Equal to root's subtree figures.
+  int32_t desired = 0;
+  int32_t current = 0;
+  int32_t ready = 0;
+  ResourceTotals requests;
+};
+
+// Builds the tree of `object` (the workload) from its child objects and pods. Errors are those
+// of evaluating the definition on the workload (instances, scale, templates); a pod that cannot
+// be attributed is not an error (see WorkloadTree::unattributed).
+Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object,
+                               std::span<const Value> children, std::span<const Value> pods,
+                               const EvalOptions& options = {});
+
+}  // namespace wmap
+
+#endif  // WMAP_TREE_H_

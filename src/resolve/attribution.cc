@@ -1,0 +1,149 @@
+// The ownership walk and the placement of a pod in the component tree.
+#include "resolve/attribution.h"
+
+#include <vector>
+
+namespace wmap::resolve {
+
+namespace {
+
+std::string_view StringField(const Value& object, std::string_view field) {
+  const Value* v = object.find(field);
+  return v != nullptr && v->is_string() ? v->as_string() : std::string_view();
+}
+
+// The ownerReference with `controller: true`, or nullptr.
+const Value* ControllerRef(const Value& object) {
+  const Value* metadata = object.find("metadata");
+  const Value* refs = metadata ? metadata->find("ownerReferences") : nullptr;
+  if (refs == nullptr) return nullptr;
+  for (const Value& ref : refs->items()) {
+    const Value* controller = ref.find("controller");
+    if (controller != nullptr && controller->is_bool() && controller->as_bool()) return &ref;
+  }
+  return nullptr;
+}
+
+// "group/version" -> "group"; "v1" -> "".
+std::string_view GroupOf(std::string_view api_version) {
+  size_t slash = api_version.find('/');
+  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+}
+
+}  // namespace
+
+std::string MetadataString(const Value& object, std::string_view field) {
+  const Value* metadata = object.find("metadata");
+  return metadata ? std::string(StringField(*metadata, field)) : std::string();
+}
+
+OwnershipIndex::OwnershipIndex(const Definition& definition, const Value& workload,
+                               std::span<const Value> children, std::span<const Value> pods)
+    : definition_(definition), workload_uid_(MetadataString(workload, "uid")) {
+  for (std::span<const Value> list : {children, pods}) {
+    for (const Value& object : list) {
+      std::string uid = MetadataString(object, "uid");
+      if (!uid.empty()) by_uid_.emplace(std::move(uid), &object);
+    }
+  }
+}
+
+bool OwnershipIndex::FollowsKind(std::string_view api_version, std::string_view kind) const {
+  std::string_view group = GroupOf(api_version);
+  if (group.empty() && kind == "Pod") return true;
+  auto same = [&](const GroupVersionKind& gvk) { return gvk.group == group && gvk.kind == kind; };
+  for (const ComponentDefinition& c : definition_.components()) {
+    if (c.kind && same(*c.kind)) return true;
+  }
+  for (const GroupVersionKind& gvk : definition_.additional_child_kinds()) {
+    if (same(gvk)) return true;
+  }
+  return false;
+}
+
+std::optional<std::string> OwnershipIndex::Unreached(const Value& object) {
+  if (!workload_uid_.empty() && MetadataString(object, "uid") == workload_uid_) {
+    return std::nullopt;
+  }
+  return Walk(object, 0).reason;
+}
+
+OwnershipIndex::WalkResult OwnershipIndex::Walk(const Value& object, int hops) {
+  std::string uid = MetadataString(object, "uid");
+  auto cached = uid.empty() ? cache_.end() : cache_.find(uid);
+  if (cached != cache_.end()) {
+    const WalkResult& r = cached->second;
+    if (r.reason || hops + r.depth <= kMaxOwnerDepth) return r;
+    return TooLong();
+  }
+  WalkResult result;
+  const Value* ref = ControllerRef(object);
+  if (ref == nullptr) {
+    result.reason = "no controller owner reference leads to the workload";
+  } else if (hops + 1 > kMaxOwnerDepth) {
+    return TooLong();
+  } else {
+    std::string_view owner_uid = StringField(*ref, "uid");
+    if (!workload_uid_.empty() && owner_uid == workload_uid_) {
+      result.depth = 1;
+    } else {
+      auto owner = by_uid_.find(owner_uid);
+      std::string_view kind = StringField(*ref, "kind");
+      std::string label = std::string(kind) + " " + std::string(StringField(*ref, "name"));
+      if (owner == by_uid_.end()) {
+        result.reason = "owner " + label + " is neither the workload nor one of its objects";
+      } else if (!FollowsKind(StringField(*ref, "apiVersion"), kind)) {
+        result.reason = "owner " + label + " is of a kind the definition does not list";
+      } else {
+        result = Walk(*owner->second, hops + 1);
+        if (result.too_long) return result;
+        if (!result.reason) result.depth += 1;
+      }
+    }
+  }
+  if (!uid.empty()) cache_[uid] = result;
+  return result;
+}
+
+OwnershipIndex::WalkResult OwnershipIndex::TooLong() {
+  WalkResult r;
+  r.reason = "the controller chain is longer than " + std::to_string(kMaxOwnerDepth) + " owners";
+  r.too_long = true;
+  return r;
+}
+
+std::variant<PodPlace, std::string> PlacePod(const Definition& definition,
+                                             const PodQuerier& querier, const Value& pod) {
+  std::optional<size_t> component;
+  std::vector<size_t> pod_owning;
+  for (size_t i = 0; i < definition.components().size(); ++i) {
+    if (definition.components()[i].HasPodDefinition()) pod_owning.push_back(i);
+  }
+  if (pod_owning.size() == 1) {
+    component = pod_owning[0];
+  } else {
+    Result<std::optional<size_t>> inferred = querier.InferPodComponent(pod);
+    if (!inferred.ok()) return inferred.error().message;
+    if (!*inferred) return std::string("no component's podSelector matches the pod");
+    component = **inferred;
+  }
+  PodPlace place{*component, "", std::nullopt};
+  const ComponentDefinition& c = definition.components()[*component];
+  if (c.instance_id_path) {
+    Result<std::optional<std::string>> key = querier.InstanceKey(*component, pod);
+    if (!key.ok()) return "instance of component " + c.name + ": " + key.error().message;
+    if (!*key) return "component " + c.name + " has no componentInstanceSelector";
+    place.instance_id = **key;
+  }
+  for (int i = static_cast<int>(*component); i >= 0; i = definition.Parent(i)) {
+    const ComponentDefinition& owner = definition.components()[i];
+    if (!owner.pod_selector || !owner.pod_selector->replica_key_path) continue;
+    Result<std::optional<std::string>> key = querier.ReplicaKey(i, pod);
+    if (!key.ok()) return "replica of component " + owner.name + ": " + key.error().message;
+    place.replica_key = *key;
+    break;
+  }
+  return place;
+}
+
+}  // namespace wmap::resolve
