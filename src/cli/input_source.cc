@@ -211,10 +211,75 @@ InputSource::Status InputSource::NextRawLine(Value* out, std::string* error) {
   }
 }
 
+namespace {
+
+// Continues a structural scan of the JSON value that starts (after whitespace) at the front of
+// `text`, from scan->offset, and reports whether the value is complete: a whole array, object or
+// string. It builds nothing, so a large value arriving in pieces is scanned once and parsed once,
+// instead of re-parsed after every read. Malformed text counts as complete (the parser reports
+// it); a bare number or literal never does, as more of it may follow.
+bool ScanForCompleteValue(std::string_view text, ValueScan* scan) {
+  size_t i = scan->offset;
+  if (!scan->started) {
+    while (i < text.size() &&
+           (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) {
+      ++i;
+    }
+    if (i >= text.size()) {
+      scan->offset = i;
+      return false;
+    }
+    char first = text[i];
+    if (first != '{' && first != '[' && first != '"') {
+      return first != '-' && (first < '0' || first > '9') && first != 't' && first != 'f' &&
+             first != 'n';
+    }
+    scan->started = true;
+  }
+  while (i < text.size()) {
+    if (scan->in_string) {
+      const void* q = std::memchr(text.data() + i, '"', text.size() - i);
+      if (q == nullptr) {
+        // Stop before a trailing run of backslashes, whose parity the next bytes may change.
+        size_t end = text.size();
+        while (end > i && text[end - 1] == '\\') --end;
+        scan->offset = end;
+        return false;
+      }
+      size_t at = static_cast<size_t>(static_cast<const char*>(q) - text.data());
+      size_t backslashes = 0;
+      while (at - backslashes > i && text[at - backslashes - 1] == '\\') ++backslashes;
+      i = at + 1;
+      if (backslashes % 2 == 1) continue;  // an escaped quote
+      scan->in_string = false;
+      if (scan->depth == 0) return true;
+      continue;
+    }
+    char c = text[i++];
+    if (c == '"') {
+      scan->in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++scan->depth;
+    } else if (c == '}' || c == ']') {
+      if (scan->depth == 0 || --scan->depth == 0) return true;
+    }
+  }
+  scan->offset = i;
+  return false;
+}
+
+}  // namespace
+
 InputSource::Status InputSource::NextJson(Value* out, std::string* error) {
   while (true) {
     if (json_failed_) return Status::kEnd;
     std::string_view rest = std::string_view(text_).substr(pos_);
+    // After one parse ran off the end of the text read so far, read on until the value is whole.
+    if (value_cut_ && !eof_ && !ScanForCompleteValue(rest, &scan_)) {
+      if (!ReadMore(error)) return Status::kError;
+      continue;
+    }
+    value_cut_ = false;
     json::StreamReader reader(rest);
     Value v;
     Error e;
@@ -223,6 +288,8 @@ InputSource::Status InputSource::NextJson(Value* out, std::string* error) {
     bool at_end = !got || (reader.failed() ? e.position.offset >= rest.size()
                                            : reader.offset() >= rest.size());
     if (!eof_ && at_end) {
+      if (got && !value_cut_) scan_ = ValueScan{};
+      value_cut_ = got;
       if (!ReadMore(error)) return Status::kError;
       continue;
     }

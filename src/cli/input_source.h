@@ -24,6 +24,15 @@ namespace wmap::cli {
 
 enum class InputFormat { kJson, kRaw, kYaml, kStream };
 
+// Where a structural scan of an incomplete JSON value stopped (offsets from the value's
+// start), so that more input continues the scan instead of repeating it.
+struct ValueScan {
+  size_t offset = 0;
+  size_t depth = 0;
+  bool started = false;
+  bool in_string = false;
+};
+
 class InputSource {
  public:
   enum class Status { kValue, kError, kEnd };
@@ -75,6 +84,8 @@ class InputSource {
   bool owns_fd_ = false;  // fd_ was opened here and is closed when the source moves on
   bool eof_ = true;
   bool json_failed_ = false;   // a JSON syntax error ends the current source
+  bool value_cut_ = false;     // the last parse attempt ran off the end of the text read so far
+  ValueScan scan_;             // progress of the structural scan while value_cut_
   std::deque<Value> pending_;  // YAML documents or stream events not yet returned
 };
 

@@ -170,5 +170,22 @@ TEST(GoQuoteTest, EscapesLikeGo) {
   EXPECT_EQ(GoQuote("31;;"), "\"31;;\"");
 }
 
+// A value larger than one read (1 MiB), with escaped quotes and backslashes across the reads,
+// followed by another value: both arrive whole and in order.
+TEST(JqCommandTest, ValueSpanningManyReads) {
+  std::string big = "[";
+  for (int i = 0; i < 60000; ++i) {
+    if (i > 0) big += ",";
+    big += "{\"k\":\"a\\\\\\\"]}" + std::to_string(i) + "\",\"n\":[" + std::to_string(i) + "]}";
+  }
+  big += "] {\"after\":true}";
+  Outcome o = RunWmap({"jq", "-c",
+                       "if type == \"array\" then [length, .[59999].n[0], .[7].k] "
+                       "else . end"},
+                      big);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.out, "[60000,59999,\"a\\\\\\\"]}7\"]\n{\"after\":true}\n");
+}
+
 }  // namespace
 }  // namespace wmap::cli

@@ -99,8 +99,7 @@ TEST(QuantityTest, PodSpecRequestsRoundUpAndFallBackToLimits) {
                                   "limits": {"cpu": "4", "nvidia.com/gpu": "2"}}},
       {"name": "b", "resources": {"limits": {"cpu": "1m", "memory": "1G", "gpu.intel.com/xe": 1}}},
       {"name": "c"},
-      {"name": "d", "resources": {"requests": {"cpu": "1u", "ephemeral-storage": "1Gi"}}}],
-      "initContainers": [{"name": "i", "resources": {"requests": {"cpu": "64"}}}]})"));
+      {"name": "d", "resources": {"requests": {"cpu": "1u", "ephemeral-storage": "1Gi"}}}]})"));
   ASSERT_TRUE(r.ok()) << r.error().message;
   // cpu: 100m + 1m + 1u rounded up to 1m; memory: 1536 + 1e9; gpus: 2 + 1.
   EXPECT_EQ(*r, (ResourceTotals{102, 1536 + 1000000000LL, 3}));
@@ -110,6 +109,27 @@ TEST(QuantityTest, PodSpecRequestsRoundUpAndFallBackToLimits) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message.rfind("resource cpu: quantities must match", 0), 0u)
       << bad.error().message;
+}
+
+TEST(QuantityTest, PodSpecRequestsCountInitContainersSidecarsAndOverhead) {
+  // A regular init container larger than the app containers sets the peak.
+  EXPECT_EQ(*PodSpecRequests(Json(R"({"containers": [
+      {"resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}],
+      "initContainers": [{"resources": {"requests": {"cpu": "4", "memory": "100Mi"}}}]})")),
+            (ResourceTotals{4000, 1024LL * 1024 * 1024, 0}));
+  // A sidecar (restartPolicy: Always) adds to the app containers and to every later init
+  // container: apps 1 + sidecar 2 = 3 cpu; init after the sidecar 2 + 2 = 4 cpu.
+  EXPECT_EQ(*PodSpecRequests(Json(R"({"containers": [{"resources": {"requests": {"cpu": "1"}}}],
+      "initContainers": [
+        {"name": "setup", "resources": {"requests": {"cpu": "3500m"}}},
+        {"name": "proxy", "restartPolicy": "Always", "resources": {"requests": {"cpu": "2"}}},
+        {"name": "late", "resources": {"requests": {"cpu": "2"}}}]})")),
+            (ResourceTotals{4000, 0, 0}));
+  // Overhead (RuntimeClass) is added on top.
+  EXPECT_EQ(*PodSpecRequests(Json(R"({"containers": [
+      {"resources": {"limits": {"nvidia.com/gpu": 8}, "requests": {"cpu": "2"}}}],
+      "overhead": {"cpu": "250m", "memory": "120Mi"}})")),
+            (ResourceTotals{2250, 120LL * 1024 * 1024, 8}));
 }
 
 TEST(TreeTest, TotalsFromTemplatesWhenNoPodsAreGiven) {
