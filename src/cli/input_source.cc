@@ -139,7 +139,7 @@ bool InputSource::OpenNext(std::string* error, bool* failed) {
   }
   open_ = true;
   if (format_ == InputFormat::kYaml) {
-    auto docs = yaml::ParseStream(text_);
+    auto docs = yaml::ParseStream(text_, {.schema = yaml::Schema::kGojq});
     if (!docs.ok()) {
       int line = 0;
       int column = 0;

@@ -17,10 +17,10 @@
 #include "cli/json_encoder.h"
 #include "cli/output_buffer.h"
 #include "cli/source_error.h"
-#include "cli/yaml_encoder.h"
 #include "jq/parse_error.h"
 #include "wmap/jq.h"
 #include "wmap/json.h"
+#include "wmap/yaml.h"
 
 namespace wmap::cli {
 namespace {
@@ -170,7 +170,7 @@ class ResultPrinter {
     if (flags_.yaml_output) {
       if (printed_any_) buf->append("---\n");
       printed_any_ = true;
-      EncodeYaml(v, flags_.indent.value_or(2), buf);
+      yaml::Write(v, {.style = yaml::Style::kGojq, .indent = flags_.indent.value_or(2)}, buf);
       out_->MaybeFlush();
       return true;
     }

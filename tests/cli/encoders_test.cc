@@ -4,8 +4,8 @@
 
 #include "cli/json_encoder.h"
 #include "cli/source_error.h"
-#include "cli/yaml_encoder.h"
 #include "wmap/value.h"
+#include "wmap/yaml.h"
 
 namespace wmap::cli {
 namespace {
@@ -59,11 +59,11 @@ TEST(JsonEncoderTest, Colors) {
 
 std::string Yaml(const Value& v, int indent = 2) {
   std::string out;
-  EncodeYaml(v, indent, &out);
+  yaml::Write(v, {.style = yaml::Style::kGojq, .indent = indent}, &out);
   return out;
 }
 
-TEST(YamlEncoderTest, BlockStyle) {
+TEST(YamlOutputTest, BlockStyle) {
   Value v = Value::Object(
       {{"foo", Value::Int(128)},
        {"bar", Value::Object({{"baz", Value::Array({Value::Int(1), Value::String("qux"),
@@ -77,7 +77,7 @@ TEST(YamlEncoderTest, BlockStyle) {
             "foo:\n        baz:\n                - hello\n                - world\n");
 }
 
-TEST(YamlEncoderTest, Quoting) {
+TEST(YamlOutputTest, Quoting) {
   EXPECT_EQ(Yaml(Value::String("true")), "\"true\"\n");
   EXPECT_EQ(Yaml(Value::String("123")), "\"123\"\n");
   EXPECT_EQ(Yaml(Value::String("")), "\"\"\n");
