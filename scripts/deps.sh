@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the build and the test suite need, when any is missing.
 set -euo pipefail
-packages=(cmake ninja-build g++ clang libclang-rt-14-dev libyaml-dev libre2-dev libgtest-dev
+packages=(cmake ninja-build g++ clang clang-format libclang-rt-14-dev libyaml-dev libre2-dev libgtest-dev
           libgmock-dev libbenchmark-dev pkg-config python3 python3-yaml gojq jq)
 missing=()
 for p in "${packages[@]}"; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds everything and runs the whole test suite:
+# Checks formatting, builds everything and runs the whole test suite:
 #   1. build/ (RelWithDebInfo): unit tests, conformance over the jq and gojq corpora against the
 #      committed baseline, differential tests against gojq, and a short run of every fuzz target
 #      (clang, build-fuzz/);
@@ -7,6 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-2}
+
+# Formatting: every tracked C++ file exactly as the checked-in .clang-format prints it.
+if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  git ls-files '*.cc' '*.h' | xargs clang-format --dry-run --Werror
+fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 ninja -C build -j"$jobs"

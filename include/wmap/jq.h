@@ -36,8 +36,8 @@ struct Budget {
   size_t max_outputs = 0;  // more outputs than this is an error ("too many results")
   uint64_t max_steps = 0;  // evaluation steps (closure invocations)
   std::optional<std::chrono::steady_clock::time_point> deadline;
-  size_t max_depth = 10000;          // function-call recursion depth
-  size_t max_memory_bytes = 0;       // approximate bytes of containers built during the run
+  size_t max_depth = 10000;     // function-call recursion depth
+  size_t max_memory_bytes = 0;  // approximate bytes of containers built during the run
 };
 
 // Why a run ended badly.
@@ -50,12 +50,12 @@ enum class ErrorKind {
 
 struct RunError {
   ErrorKind kind = ErrorKind::kRuntime;
-  Value value;          // error value: a string message or any value given to error/1
+  Value value;  // error value: a string message or any value given to error/1
   // What gojq prints after "gojq: ": "error: <value>" for error/1 (strings raw, other values
   // as JSON), the message itself for evaluator errors ("cannot iterate over: null"), the
   // budget message for kBudget, and for kHalt the value (raw string or JSON; empty for halt).
   std::string message;
-  int exit_code = 5;    // for kHalt
+  int exit_code = 5;  // for kHalt
 };
 
 // Sources the CLI provides to a run; all optional.

@@ -40,7 +40,7 @@ using NativeGenerator = bool (*)(const NativeContext& ctx, const Value& input,
 struct NativeSpec {
   std::string_view name;
   int arity = 0;
-  NativeFunction function = nullptr;    // exactly one of function / generator is set
+  NativeFunction function = nullptr;  // exactly one of function / generator is set
   NativeGenerator generator = nullptr;
 };
 

@@ -245,7 +245,8 @@ TEST(ValueTest, NodesFreedOnAnotherThreadAndAfterThreadExit) {
   ASSERT_EQ(built.size(), 5000u);
   EXPECT_EQ(built[4999].find("name")->as_string(), "object number 4999");
   std::vector<Value> mine;
-  for (int i = 0; i < 5000; ++i) mine.push_back(Value::Array({Value::String(std::string(30, 'y'))}));
+  for (int i = 0; i < 5000; ++i)
+    mine.push_back(Value::Array({Value::String(std::string(30, 'y'))}));
   std::thread consumer([moved = std::move(mine)]() mutable { moved.clear(); });
   consumer.join();
   built.clear();
