@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "resolve/resolve_test_support.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/tree.h"
@@ -16,22 +17,11 @@
 namespace wmap {
 namespace {
 
+using test_support::Catalog;
+using test_support::Json;
+using test_support::ReadFile;
+
 namespace fs = std::filesystem;
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Definition Catalog(const std::string& name) {
-  LoadResult r = LoadDefinitions(
-      ReadFile(fs::path(WMAP_SHARED_DIR) / "conformance/upstream/catalog" / (name + ".yaml")),
-      name);
-  EXPECT_TRUE(r.ok());
-  return r.definitions.at(0);
-}
 
 Definition Inline(const std::string& text) {
   LoadResult r = LoadDefinitions(text, "inline");
@@ -64,12 +54,6 @@ Live LoadLive(std::initializer_list<std::string> files) {
     }
   }
   return live;
-}
-
-Value Json(const std::string& text) {
-  Result<Value> v = json::Parse(text);
-  EXPECT_TRUE(v.ok()) << text;
-  return *v;
 }
 
 const ComponentNode* Find(const ComponentNode& node, const std::string& name) {

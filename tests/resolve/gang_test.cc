@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "resolve/resolve_test_support.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/workload.h"
@@ -16,18 +17,10 @@
 namespace wmap {
 namespace {
 
+using test_support::CatalogText;
+using test_support::ReadFile;
+
 namespace fs = std::filesystem;
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string CatalogText(const std::string& name) {
-  return ReadFile(fs::path(WMAP_SHARED_DIR) / "conformance/upstream/catalog" / (name + ".yaml"));
-}
 
 Definition Load(const std::string& text) {
   LoadResult r = LoadDefinitions(text, "test");

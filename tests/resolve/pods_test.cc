@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "resolve/resolve_test_support.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/workload.h"
@@ -13,24 +14,10 @@
 namespace wmap {
 namespace {
 
+using test_support::Catalog;
+using test_support::Json;
+
 namespace fs = std::filesystem;
-
-Definition Catalog(const std::string& name) {
-  fs::path path =
-      fs::path(WMAP_SHARED_DIR) / "conformance" / "upstream" / "catalog" / (name + ".yaml");
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  LoadResult r = LoadDefinitions(ss.str(), name);
-  EXPECT_TRUE(r.ok());
-  return r.definitions.at(0);
-}
-
-Value Json(const std::string& text) {
-  Result<Value> v = json::Parse(text);
-  EXPECT_TRUE(v.ok()) << text;
-  return *v;
-}
 
 TEST(PodsTest, LeaderWorkerSetSelectors) {
   Definition lws = Catalog("leaderworkerset-x-k8s-io-leaderworkerset-v1");

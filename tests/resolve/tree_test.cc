@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "resolve/resolve_test_support.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/tree.h"
@@ -17,22 +18,11 @@
 namespace wmap {
 namespace {
 
+using test_support::Catalog;
+using test_support::Json;
+using test_support::ReadFile;
+
 namespace fs = std::filesystem;
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Definition Catalog(const std::string& name) {
-  LoadResult r = LoadDefinitions(
-      ReadFile(fs::path(WMAP_SHARED_DIR) / "conformance/upstream/catalog" / (name + ".yaml")),
-      name);
-  EXPECT_TRUE(r.ok());
-  return r.definitions.at(0);
-}
 
 std::vector<Value> Documents(const fs::path& path) {
   Result<std::vector<yaml::Document>> docs = yaml::ParseStream(ReadFile(path));
@@ -44,12 +34,6 @@ std::vector<Value> Documents(const fs::path& path) {
 
 fs::path TestData(const std::string& name) {
   return fs::path(WMAP_SOURCE_DIR) / "tests/resolve/testdata" / name;
-}
-
-Value Json(const std::string& text) {
-  Result<Value> v = json::Parse(text);
-  EXPECT_TRUE(v.ok()) << text;
-  return *v;
 }
 
 double Quantity(std::string_view text) {

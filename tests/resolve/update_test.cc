@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "resolve/resolve_test_support.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/workload.h"
@@ -15,24 +16,10 @@
 namespace wmap {
 namespace {
 
+using test_support::Catalog;
+using test_support::Json;
+
 namespace fs = std::filesystem;
-
-Definition Catalog(const std::string& name) {
-  fs::path path =
-      fs::path(WMAP_SHARED_DIR) / "conformance" / "upstream" / "catalog" / (name + ".yaml");
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  LoadResult r = LoadDefinitions(ss.str(), name);
-  EXPECT_TRUE(r.ok());
-  return r.definitions.at(0);
-}
-
-Value Json(const std::string& text) {
-  Result<Value> v = json::Parse(text);
-  EXPECT_TRUE(v.ok()) << text;
-  return *v;
-}
 
 std::vector<std::string> Keys(const Value& object) {
   std::vector<std::string> out;

@@ -7,12 +7,15 @@
 #include <thread>
 #include <vector>
 
+#include "resolve/resolve_test_support.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/workload.h"
 
 namespace wmap {
 namespace {
+
+using test_support::Json;
 
 // A definition whose root is `root_extra` (YAML lines at the component's indentation) plus an
 // optional child component.
@@ -33,12 +36,6 @@ Definition Make(const std::string& root_extra, const std::string& child = "",
   LoadResult r = LoadDefinitions(text, "test.yaml", options);
   EXPECT_TRUE(r.ok()) << (r.errors.empty() ? "" : r.errors[0].ToString()) << "\n" << text;
   return r.definitions.at(0);
-}
-
-Value Json(const std::string& text) {
-  Result<Value> v = json::Parse(text);
-  EXPECT_TRUE(v.ok()) << text;
-  return *v;
 }
 
 const std::string kNoStatus = "      statusDefinition: {statusMappings: {}}\n";
