@@ -177,7 +177,7 @@ class ResultPrinter {
     if (raw_ && v.is_string()) {
       std::string_view s = v.as_string();
       if (flags_.raw_output0 && s.find('\0') != std::string_view::npos) {
-        *error = "cannot output a string containing NUL character: " + GoQuote(s);
+        *error = "cannot output a string containing NUL character: " + jq::GoQuote(s);
         return false;
       }
       buf->append(s);
@@ -275,7 +275,7 @@ class JqRun {
       if (spec && !spec->empty()) {
         std::string bad;
         if (!colors_.Parse(*spec, &bad)) {
-          return Failure{kExitRuntime, "invalid color: " + GoQuote(bad)};
+          return Failure{kExitRuntime, "invalid color: " + jq::GoQuote(bad)};
         }
       }
       use_colors_ = true;
@@ -516,52 +516,6 @@ bool IsEmptyQuery(std::string_view query) {
     }
   }
   return true;
-}
-
-std::string GoQuote(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\v':
-        out += "\\v";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          out += "\\x";
-          out.push_back(kHex[c >> 4]);
-          out.push_back(kHex[c & 0xF]);
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out += "\"";
-  return out;
 }
 
 std::string JqCommandHelp() {

@@ -18,9 +18,6 @@ std::string JqCommandHelp();
 // True when a query holds nothing but whitespace and comments.
 bool IsEmptyQuery(std::string_view query);
 
-// Go's %q quoting of a string (used in messages that quote output text).
-std::string GoQuote(std::string_view s);
-
 }  // namespace wmap::cli
 
 #endif  // WMAP_CLI_JQ_COMMAND_H_

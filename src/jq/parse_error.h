@@ -30,6 +30,11 @@ std::string CaretHint(std::string_view query, size_t offset);
 // control characters and DEL as \u00XX, invalid UTF-8 bytes as \ufffd; HTML characters unescaped.
 std::string QuoteForMessage(std::string_view s);
 
+// A string as Go's strconv.Quote (%q) prints ASCII: \a \b \f \n \r \t \v, `"` and `\`
+// escaped, other control bytes and DEL as \xXX, every other byte unchanged. gojq uses it in
+// command-line and regular-expression messages.
+std::string GoQuote(std::string_view s);
+
 // The number of terminal columns `s` occupies (wide East Asian characters count 2, combining
 // marks 0, invalid bytes 1), as gojq measures the caret column.
 size_t DisplayWidth(std::string_view s);

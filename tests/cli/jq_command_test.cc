@@ -165,11 +165,6 @@ TEST(IsEmptyQueryTest, CommentsAndWhitespace) {
   EXPECT_FALSE(IsEmptyQuery("."));
 }
 
-TEST(GoQuoteTest, EscapesLikeGo) {
-  EXPECT_EQ(GoQuote(std::string("b\0a", 3)), "\"b\\x00a\"");
-  EXPECT_EQ(GoQuote("31;;"), "\"31;;\"");
-}
-
 // A value larger than one read (1 MiB), with escaped quotes and backslashes across the reads,
 // followed by another value: both arrive whole and in order.
 TEST(JqCommandTest, ValueSpanningManyReads) {

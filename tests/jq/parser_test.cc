@@ -586,6 +586,12 @@ TEST(FormatQueryErrorTest, LongLinesAreCut) {
                                                 std::string(48, ' ') + "    ^  unexpected EOF");
 }
 
+TEST(FormatQueryErrorTest, GoQuoteEscapesLikeGo) {
+  EXPECT_EQ(GoQuote(std::string("b\0a", 3)), "\"b\\x00a\"");
+  EXPECT_EQ(GoQuote("31;;"), "\"31;;\"");
+  EXPECT_EQ(GoQuote("\a\b\f\n\r\t\v\"\\\x7f"), "\"\\a\\b\\f\\n\\r\\t\\v\\\"\\\\\\x7f\"");
+}
+
 TEST(FormatQueryErrorTest, QuoteForMessage) {
   EXPECT_EQ(QuoteForMessage("a\"b\\c\n\t<&>"), "\"a\\\"b\\\\c\\n\\t<&>\"");
   EXPECT_EQ(QuoteForMessage(std::string("\x01\x7f", 2)), "\"\\u0001\\u007f\"");

@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "jq/parse_error.h"
+
 namespace wmap::jq::builtins {
 namespace {
 
@@ -42,39 +44,6 @@ std::string_view GoErrorText(RE2::ErrorCode code) {
     default:
       return "invalid regular expression";
   }
-}
-
-void AppendQuoted(std::string_view s, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out->push_back('"');
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out->append("\\x");
-          out->push_back(kHex[c >> 4]);
-          out->push_back(kHex[c & 15]);
-        } else {
-          out->push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out->push_back('"');
 }
 
 // Extended mode: whitespace and #-comments (to the end of the line) outside character classes
@@ -183,7 +152,7 @@ bool CompileRegex(std::string_view pattern, std::string_view flags, CompiledRege
         break;
       default:
         error->assign("unsupported regular expression flag: ");
-        AppendQuoted(flags, error);
+        error->append(GoQuote(flags));
         return false;
     }
   }
@@ -216,7 +185,7 @@ bool CompileRegex(std::string_view pattern, std::string_view flags, CompiledRege
   auto re = std::make_shared<const RE2>(text, options);
   if (!re->ok()) {
     error->assign("invalid regular expression ");
-    AppendQuoted(text, error);
+    error->append(GoQuote(text));
     error->append(": error parsing regexp: ");
     error->append(GoErrorText(re->error_code()));
     error->append(": `");
