@@ -144,6 +144,18 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
                                std::span<const Value> children, std::span<const Value> pods,
                                const EvalOptions& options = {});
 
+// The tree as a JSON-shaped value, the form `wmap describe -o json` prints:
+// {"kind", "name", "namespace", "uid", "totalsSource": "pods"|"templates", "desired", "current",
+//  "ready", "requests": {"cpuMillicores", "memoryBytes", "gpus"}, "root": COMPONENT,
+//  "unattributed": [{"name", "namespace", "uid", "reason"}]}, where COMPONENT is
+// {"name", "kind"?, "hasPodDefinition", "statuses"?, "desired", "current", "ready", "requests",
+//  "instances": [{"id", "desired"?, "current", "ready", "requests",
+//                 "pods": [{"name", "namespace", "uid", "node", "phase", "ready", "replicaKey"?,
+//                           "requests"}]}],
+//  "children": [COMPONENT...]}.
+Value TreeToValue(const WorkloadTree& tree);
+Value ResourceTotalsToValue(const ResourceTotals& totals);
+
 }  // namespace wmap
 
 #endif  // WMAP_TREE_H_
