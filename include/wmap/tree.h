@@ -59,11 +59,8 @@ struct ResourceTotals {
 // True for the extended resource names counted as GPUs.
 bool IsGpuResource(std::string_view name);
 
-// The effective requests of a pod spec, as the scheduler counts them: per container, its
-// `resources.requests`, a resource missing there taken from `resources.limits` (the API server's
-// defaulting, which is how GPUs are usually given); then the larger of (app containers + sidecar
-// init containers) and the peak of each regular init container plus the sidecars started before
-// it; plus `overhead`.
+// The cpu, memory and GPU part of EffectivePodResources(pod_spec).requests (wmap/resources.h):
+// init containers, sidecars, pod-level resources and overhead counted as the scheduler does.
 Result<ResourceTotals> PodSpecRequests(const Value& pod_spec);
 
 struct PodNode {

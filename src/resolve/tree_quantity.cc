@@ -5,6 +5,7 @@
 
 #include "resolve/extract.h"
 #include "wmap/json.h"
+#include "wmap/resources.h"
 #include "wmap/tree.h"
 
 namespace wmap {
@@ -66,8 +67,6 @@ std::optional<double> SuffixScale(std::string_view s) {
   return std::nullopt;
 }
 
-int64_t CeilTo(double v, double unit) { return static_cast<int64_t>(std::ceil(v / unit - 1e-9)); }
-
 }  // namespace
 
 Result<double> ParseQuantity(std::string_view text) {
@@ -116,86 +115,18 @@ bool IsGpuResource(std::string_view name) {
          name == "gpu.intel.com/xe";
 }
 
-namespace {
-
-// Adds the cpu, memory and GPU quantities of one resource map to *total.
-std::optional<Error> AddResourceMap(const Value& map, const Value* skip, ResourceTotals* total) {
-  for (const Member& m : map.members()) {
-    std::string_view name = m.key.as_string();
-    if (skip != nullptr && skip->find(name) != nullptr) continue;
-    Result<double> q = ParseQuantity(m.value);
-    if (!q.ok()) return resolve::Wrap("resource " + std::string(name), q.error());
-    if (name == "cpu") {
-      total->cpu_millicores += CeilTo(*q, 1e-3);
-    } else if (name == "memory") {
-      total->memory_bytes += CeilTo(*q, 1.0);
-    } else if (IsGpuResource(name)) {
-      total->gpus += CeilTo(*q, 1.0);
-    }
-  }
-  return std::nullopt;
-}
-
-// One container's requests: a resource named in requests counts from there; one only in
-// limits counts from limits (the API server defaults requests to limits).
-Result<ResourceTotals> ContainerRequests(const Value& container) {
-  ResourceTotals total;
-  const Value* resources = container.find("resources");
-  if (resources == nullptr) return total;
-  const Value* requests = resources->find("requests");
-  const Value* limits = resources->find("limits");
-  bool has_requests = requests != nullptr && requests->is_object();
-  if (has_requests) {
-    if (auto e = AddResourceMap(*requests, nullptr, &total)) return *e;
-  }
-  if (limits != nullptr && limits->is_object()) {
-    if (auto e = AddResourceMap(*limits, has_requests ? requests : nullptr, &total)) return *e;
-  }
-  return total;
-}
-
-ResourceTotals Max(const ResourceTotals& a, const ResourceTotals& b) {
-  return {std::max(a.cpu_millicores, b.cpu_millicores), std::max(a.memory_bytes, b.memory_bytes),
-          std::max(a.gpus, b.gpus)};
-}
-
-bool IsSidecar(const Value& init_container) {
-  const Value* policy = init_container.find("restartPolicy");
-  return policy != nullptr && policy->is_string() && policy->as_string() == "Always";
-}
-
-}  // namespace
-
 Result<ResourceTotals> PodSpecRequests(const Value& pod_spec) {
-  ResourceTotals apps;
-  if (const Value* containers = pod_spec.find("containers"); containers && containers->is_array()) {
-    for (const Value& container : containers->items()) {
-      Result<ResourceTotals> r = ContainerRequests(container);
-      if (!r.ok()) return r.error();
-      apps += *r;
+  Result<PodResources> resources = EffectivePodResources(pod_spec);
+  if (!resources.ok()) return resources.error();
+  ResourceTotals total;
+  for (const auto& [name, amount] : resources->requests) {
+    if (name == "cpu") {
+      total.cpu_millicores = amount;
+    } else if (name == "memory") {
+      total.memory_bytes = amount;
+    } else if (IsGpuResource(name)) {
+      total.gpus += amount;
     }
-  }
-  // Init containers run one at a time before the app containers; sidecars (restartPolicy
-  // Always) keep running, so each later init container and the app containers add to them.
-  ResourceTotals sidecars;
-  ResourceTotals init_peak;
-  if (const Value* inits = pod_spec.find("initContainers"); inits && inits->is_array()) {
-    for (const Value& container : inits->items()) {
-      Result<ResourceTotals> r = ContainerRequests(container);
-      if (!r.ok()) return r.error();
-      if (IsSidecar(container)) {
-        sidecars += *r;
-      } else {
-        ResourceTotals during = *r;
-        during += sidecars;
-        init_peak = Max(init_peak, during);
-      }
-    }
-  }
-  apps += sidecars;
-  ResourceTotals total = Max(apps, init_peak);
-  if (const Value* overhead = pod_spec.find("overhead"); overhead && overhead->is_object()) {
-    if (auto e = AddResourceMap(*overhead, nullptr, &total)) return *e;
   }
   return total;
 }

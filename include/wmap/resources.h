@@ -1,0 +1,100 @@
+// What a workload needs from a cluster before any pod exists: per-pod requests and limits as
+// Kubernetes counts them, pod counts per component and instance, and totals at full size and at
+// the minimum the workload can run with.
+//
+// Amounts follow the scheduler's accounting: CPU in millicores, every other resource (memory,
+// ephemeral-storage, hugepages-*, GPUs and other extended resources) in whole units, each
+// quantity rounded up when it is converted, before anything is summed. Quantities are parsed
+// exactly (decimal arithmetic, no floating point); an amount beyond int64 is an error, and sums
+// saturate at the int64 maximum rather than wrap.
+#ifndef WMAP_RESOURCES_H_
+#define WMAP_RESOURCES_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wmap/status.h"
+#include "wmap/value.h"
+#include "wmap/workload.h"
+
+namespace wmap {
+
+// Resource name -> amount (millicores for "cpu", units otherwise). Sorted by name.
+using ResourceList = std::map<std::string, int64_t, std::less<>>;
+
+// The amount of `quantity` (a Kubernetes resource.Quantity string such as "500m", "1.5Gi",
+// "2e3", or a JSON number) for `resource`, rounded up to the resource's unit.
+Result<int64_t> QuantityAmount(std::string_view resource, const Value& quantity);
+// A canonical quantity string for an amount: "250m" or "2" for CPU; "16Gi", "512Mi" or "1000"
+// for memory-like resources (binary suffixes when exact); the plain integer otherwise.
+std::string FormatAmount(std::string_view resource, int64_t amount);
+
+// a += b, a = max(a, b) and a * n, per resource, saturating.
+void AddTo(ResourceList* a, const ResourceList& b);
+void MaxInto(ResourceList* a, const ResourceList& b);
+ResourceList Times(const ResourceList& a, int64_t n);
+// {"cpu": "250m", "memory": "1Gi", ...}, resources with amount 0 left out.
+Value ResourceListToValue(const ResourceList& list);
+
+// The effective resources of one pod spec, as the scheduler and the kubelet account them:
+// - per container, requests; a resource only in limits is requested at its limit (the API
+//   server's defaulting);
+// - app containers and sidecars (init containers with restartPolicy Always) are summed; each
+//   regular init container runs alone with the sidecars started before it, and the pod needs the
+//   largest of those and of the app phase, per resource;
+// - pod-level `resources` (spec.resources), when set, replace the container sum for the
+//   resources they name;
+// - `overhead` is added.
+// Limits are computed the same way from the limits the containers set (a container without a
+// limit for a resource adds nothing for it, as Kubernetes' PodLimits counts).
+struct PodResources {
+  ResourceList requests;
+  ResourceList limits;
+  // spec.resourceClaims[], as written ({name, resourceClaimName | resourceClaimTemplateName}).
+  std::vector<Value> claims;
+};
+Result<PodResources> EffectivePodResources(const Value& pod_spec);
+
+struct InstanceResourceNeeds {
+  std::string id;             // "" for a component without instanceIdPath
+  int64_t pods = 0;           // replicas, or 1 when the component has no replica count
+  int64_t min_pods = 0;       // minReplicas when defined, else `pods`
+  PodResources per_pod;       // from the instance's pod template
+  ResourceList requests;      // per_pod.requests × pods
+  ResourceList min_requests;  // per_pod.requests × min_pods
+};
+
+struct ComponentResourceNeeds {
+  size_t component = 0;  // index in Definition::components()
+  std::string name;
+  std::vector<InstanceResourceNeeds> instances;  // in instance order
+  int64_t pods = 0;
+  int64_t min_pods = 0;
+  ResourceList requests;
+  ResourceList min_requests;
+};
+
+struct WorkloadResourceNeeds {
+  // The components that have a pod definition, in definition order.
+  std::vector<ComponentResourceNeeds> components;
+  int64_t pods = 0;
+  int64_t min_pods = 0;
+  ResourceList requests;
+  ResourceList min_requests;
+};
+
+// Reads the pod templates and scale of every component with a pod definition (pod template,
+// pod spec, or fragments: the `resources` fragment counts as one container's resources).
+Result<WorkloadResourceNeeds> ComputeResourceNeeds(const Workload& workload);
+
+// {"pods", "minPods", "requests", "minRequests", "components": [{"name", "pods", "minPods",
+//  "requests", "minRequests", "instances": [{"id", "pods", "minPods", "perPod": {"requests",
+//  "limits", "claims"?}, "requests", "minRequests"}]}]}
+Value ResourceNeedsToValue(const WorkloadResourceNeeds& needs);
+
+}  // namespace wmap
+
+#endif  // WMAP_RESOURCES_H_

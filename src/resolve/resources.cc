@@ -1,0 +1,297 @@
+// Effective pod resources and per-component resource needs.
+#include "wmap/resources.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include "resolve/extract.h"
+
+namespace wmap {
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kMax : kMin;
+  return r;
+}
+
+int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) return (a > 0) == (b > 0) ? kMax : kMin;
+  return r;
+}
+
+// Converts one resource map ({"cpu": "500m", ...}); names in `skip` are left out.
+std::optional<Error> ReadList(const Value& map, const ResourceList* skip, ResourceList* out) {
+  if (!map.is_object()) return std::nullopt;
+  for (const Member& m : map.members()) {
+    const std::string_view name = m.key.as_string();
+    if (skip != nullptr && skip->find(name) != skip->end()) continue;
+    Result<int64_t> amount = QuantityAmount(name, m.value);
+    if (!amount.ok()) return resolve::Wrap("resource " + std::string(name), amount.error());
+    (*out)[std::string(name)] = *amount;
+  }
+  return std::nullopt;
+}
+
+// One ResourceRequirements: requests defaulted from limits, and limits.
+std::optional<Error> ReadRequirements(const Value* resources, ResourceList* requests,
+                                      ResourceList* limits) {
+  if (resources == nullptr || !resources->is_object()) return std::nullopt;
+  if (const Value* r = resources->find("requests")) {
+    if (auto e = ReadList(*r, nullptr, requests)) return e;
+  }
+  if (const Value* l = resources->find("limits")) {
+    if (auto e = ReadList(*l, nullptr, limits)) return e;
+    if (auto e = ReadList(*l, requests, requests)) return e;
+  }
+  return std::nullopt;
+}
+
+bool IsSidecar(const Value& init_container) {
+  const Value* policy = init_container.find("restartPolicy");
+  return policy != nullptr && policy->is_string() && policy->as_string() == "Always";
+}
+
+struct Usage {
+  ResourceList requests;
+  ResourceList limits;
+};
+
+// One container's own usage (out must be empty: ReadRequirements assigns, it does not add).
+std::optional<Error> ContainerUsage(const Value& container, Usage* out) {
+  return ReadRequirements(container.find("resources"), &out->requests, &out->limits);
+}
+
+void AddUsage(Usage* a, const Usage& b) {
+  AddTo(&a->requests, b.requests);
+  AddTo(&a->limits, b.limits);
+}
+
+void MaxUsage(Usage* a, const Usage& b) {
+  MaxInto(&a->requests, b.requests);
+  MaxInto(&a->limits, b.limits);
+}
+
+// The resources pod-level `resources` may set (cpu, memory and hugepages).
+bool PodLevelResource(std::string_view name) {
+  return name == "cpu" || name == "memory" || name.starts_with("hugepages-");
+}
+
+}  // namespace
+
+void AddTo(ResourceList* a, const ResourceList& b) {
+  for (const auto& [name, amount] : b) {
+    int64_t& slot = (*a)[name];
+    slot = SaturatingAdd(slot, amount);
+  }
+}
+
+void MaxInto(ResourceList* a, const ResourceList& b) {
+  for (const auto& [name, amount] : b) {
+    auto it = a->find(name);
+    if (it == a->end()) {
+      a->emplace(name, amount);
+    } else {
+      it->second = std::max(it->second, amount);
+    }
+  }
+}
+
+ResourceList Times(const ResourceList& a, int64_t n) {
+  ResourceList out;
+  for (const auto& [name, amount] : a) out.emplace(name, SaturatingMul(amount, n));
+  return out;
+}
+
+Value ResourceListToValue(const ResourceList& list) {
+  Value v = Value::EmptyObject();
+  for (const auto& [name, amount] : list) {
+    if (amount != 0) v.set(name, Value::String(FormatAmount(name, amount)));
+  }
+  return v;
+}
+
+Result<PodResources> EffectivePodResources(const Value& pod_spec) {
+  Usage apps;
+  if (const Value* containers = pod_spec.find("containers"); containers && containers->is_array()) {
+    for (const Value& container : containers->items()) {
+      Usage own;
+      if (auto e = ContainerUsage(container, &own)) return *e;
+      AddUsage(&apps, own);
+    }
+  }
+  // Init containers run one at a time; sidecars keep running from their start, so they add to
+  // every later init container and to the app containers.
+  Usage sidecars, init_peak;
+  if (const Value* inits = pod_spec.find("initContainers"); inits && inits->is_array()) {
+    for (const Value& container : inits->items()) {
+      Usage own;
+      if (auto e = ContainerUsage(container, &own)) return *e;
+      if (IsSidecar(container)) {
+        AddUsage(&sidecars, own);
+        MaxUsage(&init_peak, sidecars);
+      } else {
+        AddUsage(&own, sidecars);
+        MaxUsage(&init_peak, own);
+      }
+    }
+  }
+  AddUsage(&apps, sidecars);
+  MaxUsage(&apps, init_peak);
+
+  Usage pod_level;
+  if (auto e =
+          ReadRequirements(pod_spec.find("resources"), &pod_level.requests, &pod_level.limits)) {
+    return *e;
+  }
+  for (const auto& [name, amount] : pod_level.requests) {
+    if (PodLevelResource(name)) apps.requests[name] = amount;
+  }
+  for (const auto& [name, amount] : pod_level.limits) {
+    if (PodLevelResource(name)) apps.limits[name] = amount;
+  }
+
+  if (const Value* overhead = pod_spec.find("overhead"); overhead && overhead->is_object()) {
+    ResourceList extra;
+    if (auto e = ReadList(*overhead, nullptr, &extra)) return *e;
+    AddTo(&apps.requests, extra);
+    // Overhead is added to a limit only where the pod has one.
+    for (const auto& [name, amount] : extra) {
+      auto it = apps.limits.find(name);
+      if (it != apps.limits.end()) it->second = SaturatingAdd(it->second, amount);
+    }
+  }
+
+  PodResources out;
+  out.requests = std::move(apps.requests);
+  out.limits = std::move(apps.limits);
+  if (const Value* claims = pod_spec.find("resourceClaims"); claims && claims->is_array()) {
+    out.claims.assign(claims->items().begin(), claims->items().end());
+  }
+  return out;
+}
+
+namespace {
+
+// A pod spec assembled from the fragments that carry resources.
+Value SpecFromFragments(const FragmentedPodSpec& f) {
+  Value spec = Value::EmptyObject();
+  if (f.containers.is_array()) {
+    spec.set("containers", f.containers);
+  } else if (f.container.is_object()) {
+    spec.set("containers", Value::Array({f.container}));
+  } else if (f.resources.is_object()) {
+    spec.set("containers", Value::Array({Value::Object({{"resources", f.resources}})}));
+  }
+  if (f.resource_claims.is_array()) spec.set("resourceClaims", f.resource_claims);
+  return spec;
+}
+
+// The pod spec of each instance of component i (null where an instance has none).
+Result<std::vector<Value>> InstanceSpecs(const Workload& w, size_t i, size_t count) {
+  const ComponentDefinition& c = w.definition().components()[i];
+  std::vector<Value> specs(count);
+  if (c.spec && c.spec->pod_template_spec) {
+    auto r = w.PodTemplateSpecs(i);
+    if (!r.ok()) return r.error();
+    for (size_t k = 0; *r && k < (*r)->size() && k < count; ++k) {
+      const Value* spec = (**r)[k].find("spec");
+      if (spec) specs[k] = *spec;
+    }
+  } else if (c.spec && c.spec->pod_spec) {
+    auto r = w.PodSpecs(i);
+    if (!r.ok()) return r.error();
+    for (size_t k = 0; *r && k < (*r)->size() && k < count; ++k) specs[k] = (**r)[k];
+  } else if (c.spec && c.spec->fragmented) {
+    auto r = w.FragmentedPodSpecs(i);
+    if (!r.ok()) return r.error();
+    for (size_t k = 0; *r && k < (*r)->size() && k < count; ++k) {
+      specs[k] = SpecFromFragments((**r)[k]);
+    }
+  }
+  return specs;
+}
+
+}  // namespace
+
+Result<WorkloadResourceNeeds> ComputeResourceNeeds(const Workload& workload) {
+  const Definition& d = workload.definition();
+  WorkloadResourceNeeds needs;
+  for (size_t i = 0; i < d.components().size(); ++i) {
+    const ComponentDefinition& c = d.components()[i];
+    if (!c.HasPodDefinition()) continue;
+    auto ids = workload.InstanceIds(i);
+    if (!ids.ok()) return ids.error();
+    auto scales = workload.Scales(i);
+    if (!scales.ok()) return scales.error();
+    auto specs = InstanceSpecs(workload, i, ids->size());
+    if (!specs.ok()) return specs.error();
+    ComponentResourceNeeds component;
+    component.component = i;
+    component.name = c.name;
+    for (size_t k = 0; k < ids->size(); ++k) {
+      InstanceResourceNeeds instance;
+      instance.id = (*ids)[k];
+      std::optional<Scale> scale;
+      if (*scales && k < (*scales)->size()) scale = (**scales)[k];
+      instance.pods = scale && scale->replicas ? *scale->replicas : 1;
+      instance.min_pods = scale && scale->min_replicas ? *scale->min_replicas : instance.pods;
+      auto per_pod = EffectivePodResources((*specs)[k]);
+      if (!per_pod.ok()) {
+        return resolve::Wrap("component " + c.name + " instance \"" + instance.id + "\"",
+                             per_pod.error());
+      }
+      instance.per_pod = std::move(*per_pod);
+      instance.requests = Times(instance.per_pod.requests, instance.pods);
+      instance.min_requests = Times(instance.per_pod.requests, instance.min_pods);
+      component.pods = SaturatingAdd(component.pods, instance.pods);
+      component.min_pods = SaturatingAdd(component.min_pods, instance.min_pods);
+      AddTo(&component.requests, instance.requests);
+      AddTo(&component.min_requests, instance.min_requests);
+      component.instances.push_back(std::move(instance));
+    }
+    needs.pods = SaturatingAdd(needs.pods, component.pods);
+    needs.min_pods = SaturatingAdd(needs.min_pods, component.min_pods);
+    AddTo(&needs.requests, component.requests);
+    AddTo(&needs.min_requests, component.min_requests);
+    needs.components.push_back(std::move(component));
+  }
+  return needs;
+}
+
+Value ResourceNeedsToValue(const WorkloadResourceNeeds& needs) {
+  Value components = Value::EmptyArray(needs.components.size());
+  for (const ComponentResourceNeeds& c : needs.components) {
+    Value instances = Value::EmptyArray(c.instances.size());
+    for (const InstanceResourceNeeds& in : c.instances) {
+      Value per_pod = Value::Object({{"requests", ResourceListToValue(in.per_pod.requests)},
+                                     {"limits", ResourceListToValue(in.per_pod.limits)}});
+      if (!in.per_pod.claims.empty()) per_pod.set("claims", Value::Array(in.per_pod.claims));
+      instances.push_back(Value::Object({{"id", Value::String(in.id)},
+                                         {"pods", Value::Int(in.pods)},
+                                         {"minPods", Value::Int(in.min_pods)},
+                                         {"perPod", std::move(per_pod)},
+                                         {"requests", ResourceListToValue(in.requests)},
+                                         {"minRequests", ResourceListToValue(in.min_requests)}}));
+    }
+    components.push_back(Value::Object({{"name", Value::String(c.name)},
+                                        {"pods", Value::Int(c.pods)},
+                                        {"minPods", Value::Int(c.min_pods)},
+                                        {"requests", ResourceListToValue(c.requests)},
+                                        {"minRequests", ResourceListToValue(c.min_requests)},
+                                        {"instances", std::move(instances)}}));
+  }
+  return Value::Object({{"pods", Value::Int(needs.pods)},
+                        {"minPods", Value::Int(needs.min_pods)},
+                        {"requests", ResourceListToValue(needs.requests)},
+                        {"minRequests", ResourceListToValue(needs.min_requests)},
+                        {"components", std::move(components)}});
+}
+
+}  // namespace wmap
