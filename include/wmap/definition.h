@@ -1,4 +1,6 @@
-// Workload definitions: the Karta format (`apiVersion: run.ai/v1alpha1`, `kind: Karta`).
+// Workload definitions: the Karta format (`apiVersion: run.ai/v1alpha1`, `kind: Karta`) and its
+// superset `apiVersion: workloadmap.dev/v1alpha1`, `kind: WorkloadDefinition` (docs/gangs.md),
+// which adds `scaleDefinition.podsPerReplicaPath` and `gangScheduling.gangs`.
 //
 // A Definition is loaded from YAML or JSON text (one or many documents), checked against the
 // schema (unknown fields, types, required fields, the CRD's CEL rules) and against every rule of
@@ -72,6 +74,8 @@ struct ScaleDefinition {
   std::optional<Expression> replicas;
   std::optional<Expression> min_replicas;
   std::optional<Expression> max_replicas;
+  // podsPerReplicaPath (WorkloadDefinition only): pods per replica, zipped per instance.
+  std::optional<Expression> pods_per_replica;
 };
 
 // The status vocabulary (the CRD enum).
@@ -202,9 +206,51 @@ struct PodGroupV2 {
   std::optional<Topology> topology;
 };
 
+// The `gangs` form (WorkloadDefinition only; docs/gangs.md). Expressions are evaluated on the
+// workload object with `$instance` (an instance id, "" for a component without instanceIdPath)
+// and `$replica` (a replica index as a number, or null) bound.
+struct GangSubGroupDefinition {
+  std::string component_name;       // "" when the subgroup only groups its subGroups
+  std::optional<std::string> name;  // the template as written; absent = the default
+  bool for_each_instance = false;
+  bool for_each_replica = false;
+  bool optional = false;
+  std::optional<Expression> min_member;     // minMember.expression
+  std::optional<Expression> min_sub_group;  // minSubGroup.expression
+  std::optional<Topology> topology;         // levels may be "" (at least one is set)
+  std::vector<GangSubGroupDefinition> sub_groups;
+  std::string field;  // "spec.optimizationInstructions.gangScheduling.gangs[0].subGroups[1]"
+  Position position;
+};
+struct GangDefinition {
+  std::string name;
+  std::optional<std::string> for_each_instance_of;  // a component name
+  bool for_each_replica = false;  // one gang per replica of each instance of that component
+  std::optional<std::string> name_template;  // absent = the default
+  std::optional<Expression> min_member;
+  std::optional<Expression> min_sub_group;
+  // Always set in a loaded definition ("workloadmap.dev/min-member" unless written).
+  std::string min_member_override_annotation;
+  std::optional<Expression> queue;
+  std::optional<Expression> priority_class_name;
+  std::optional<Expression> preemptibility;
+  std::optional<Topology> topology;
+  std::vector<GangSubGroupDefinition> sub_groups;
+  std::string field;
+  Position position;
+};
+
 struct GangScheduling {
   std::vector<PodGroupDefinition> pod_groups;
   std::optional<PodGroupV2> pod_group;
+  // Exclusive with pod_groups and pod_group.
+  std::vector<GangDefinition> gangs;
+};
+
+// Which apiVersion/kind a definition was written as.
+enum class DefinitionFormat {
+  kKarta,               // run.ai/v1alpha1 Karta
+  kWorkloadDefinition,  // workloadmap.dev/v1alpha1 WorkloadDefinition
 };
 
 struct LoadOptions {
@@ -240,6 +286,7 @@ class Definition {
 
   const std::vector<GroupVersionKind>& additional_child_kinds() const;
   const std::optional<GangScheduling>& gang_scheduling() const;
+  DefinitionFormat format() const;
 
   struct Data;
 

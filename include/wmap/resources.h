@@ -59,9 +59,11 @@ struct PodResources {
 Result<PodResources> EffectivePodResources(const Value& pod_spec);
 
 struct InstanceResourceNeeds {
-  std::string id;             // "" for a component without instanceIdPath
-  int64_t pods = 0;           // replicas, or 1 when the component has no replica count
-  int64_t min_pods = 0;       // minReplicas when defined, else `pods`
+  std::string id;  // "" for a component without instanceIdPath
+  // replicas (1 when the component has no replica count) × pods per replica (podsPerReplicaPath,
+  // 1 when not defined); min_pods uses minReplicas instead of replicas when it is defined.
+  int64_t pods = 0;
+  int64_t min_pods = 0;
   PodResources per_pod;       // from the instance's pod template
   ResourceList requests;      // per_pod.requests × pods
   ResourceList min_requests;  // per_pod.requests × min_pods

@@ -83,8 +83,9 @@ struct InstanceNode {
   int32_t current = 0;        // pods attributed
   int32_t ready = 0;          // of which ready
   std::vector<PodNode> pods;  // sorted by name
-  // From the pods when any pod was given to BuildTree; else the instance's pod template × its
-  // replicas (one pod when replicas is not defined) for a component with a pod definition.
+  // From the pods when any pod was given to BuildTree (terminated pods, phase Succeeded or
+  // Failed, hold nothing and are left out); else the instance's pod template × its replicas (one
+  // pod when replicas is not defined) for a component with a pod definition.
   ResourceTotals requests;
 };
 

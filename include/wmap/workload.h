@@ -90,6 +90,10 @@ class Workload {
   Result<std::optional<std::vector<Value>>> PodMetadata(size_t component) const;
   Result<std::optional<std::vector<FragmentedPodSpec>>> FragmentedPodSpecs(size_t component) const;
   Result<std::optional<std::vector<Scale>>> Scales(size_t component) const;
+  // Pods per replica (scaleDefinition.podsPerReplicaPath), per instance: a null result reads as
+  // 1, anything but a non-negative int32 (or its numeric string) is an error. nullopt when the
+  // path is not defined (every replica is then one pod).
+  Result<std::optional<std::vector<int32_t>>> PodsPerReplica(size_t component) const;
 
   // nullopt when the component has no statusDefinition.
   Result<std::optional<WorkloadStatus>> Status(size_t component = 0) const;

@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/jq_command.h"
+#include "cli/pod_commands.h"
 #include "cli/workload_commands.h"
 
 extern char** environ;
@@ -17,10 +18,25 @@ constexpr Command kCommands[] = {
     {"jq", "run a jq program over JSON or YAML inputs (gojq-compatible)", RunJqCommand,
      JqCommandHelp},
     {"validate", "check definition files", RunValidateCommand, ValidateCommandHelp},
+    {"definitions", "list the workload definitions (built-in catalog and your own)",
+     RunDefinitionsCommand, DefinitionsCommandHelp},
+    {"get", "list the workloads in files and folders with status, pods and GPUs", RunGetCommand,
+     GetCommandHelp},
+    {"describe", "show a workload as a tree of components, pods, resources and gang groups",
+     RunDescribeCommand, DescribeCommandHelp},
     {"status", "show the status of workload objects through a definition", RunStatusCommand,
      StatusCommandHelp},
     {"inspect", "show components, instances, scale and templates as JSON", RunInspectCommand,
      InspectCommandHelp},
+    {"gang", "show the pod groups a workload's gang-scheduling instructions produce",
+     RunGangCommand, GangCommandHelp},
+    {"mutate", "change pod templates (scheduler, labels, tolerations, images...) offline",
+     RunMutateCommand, MutateCommandHelp},
+    {"suspend", "apply a workload's suspend actions offline", RunSuspendCommand,
+     SuspendCommandHelp},
+    {"resume", "apply a workload's resume actions offline", RunResumeCommand, ResumeCommandHelp},
+    {"completion", "print a shell completion script (bash, zsh, fish)", RunCompletionCommand,
+     CompletionCommandHelp},
 };
 
 const Command* Find(std::string_view name) {
@@ -42,7 +58,7 @@ std::string MainHelp() {
       "Commands:\n";
   for (const Command& c : kCommands) {
     std::string line = "  " + std::string(c.name);
-    line.append(line.size() < 12 ? 12 - line.size() : 1, ' ');
+    line.append(line.size() < 14 ? 14 - line.size() : 1, ' ');
     out += line + std::string(c.summary) + "\n";
   }
   out += "\nRun 'wmap help COMMAND' or 'wmap COMMAND --help' for the options of a command.\n";

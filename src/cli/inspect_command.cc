@@ -2,7 +2,9 @@
 #include <string>
 #include <vector>
 
+#include "cli/output_buffer.h"
 #include "cli/workload_commands.h"
+#include "cli/workload_input.h"
 #include "wmap/json.h"
 #include "wmap/workload.h"
 
@@ -69,90 +71,98 @@ std::string InspectCommandHelp() {
   return "Show the components, instances, scale and pod templates of workload objects.\n"
          "\n"
          "Usage:\n"
-         "  wmap inspect --definition DEF -f OBJ [-o json]\n"
+         "  wmap inspect -f FILE... [--definition DEF] [--definitions DIR] [-o json]\n"
          "\n"
-         "Output (JSON): {\"components\": [{\"name\", \"kind\", \"parent\", \"instances\": "
-         "[{\"id\",\n"
-         "\"replicas\", \"minReplicas\", \"maxReplicas\", \"podTemplateSpec\", \"podSpec\",\n"
-         "\"metadata\", \"fragmentedPodSpec\"}]}]} — a field is left out when the definition has\n"
-         "no path for it; a component whose evaluation fails carries \"error\" instead of\n"
-         "\"instances\".\n"
+         "Output (JSON, one document per object): {\"definition\", \"components\": [{\"name\",\n"
+         "\"kind\", \"parent\", \"instances\": [{\"id\", \"replicas\", \"minReplicas\",\n"
+         "\"maxReplicas\", \"podTemplateSpec\", \"podSpec\", \"metadata\",\n"
+         "\"fragmentedPodSpec\"}]}]}: a field is left out when the definition has no path for\n"
+         "it; a component whose evaluation fails carries \"error\" instead of \"instances\".\n"
          "\n"
-         "Flags: -d/--definition FILE, -f/--filename FILE (- for standard input), -o json,\n"
-         "--lenient, --no-crd-defaults.\n"
+         "Each object is read through the definition of its apiVersion and kind: the built-in\n"
+         "catalog, overridden by --definitions DIR and --definition FILE.\n"
          "\n"
-         "Exit status: 0 success, 1 an evaluation failed, 2 usage or input error.\n";
+         "Flags: -f/--filename PATH (files, folders, - for standard input; repeatable),\n"
+         "-d/--definition FILE, --definitions DIR, -o json, --lenient, --no-crd-defaults.\n"
+         "\n"
+         "Examples:\n"
+         "  wmap inspect -f examples/raycluster.yaml\n"
+         "  wmap inspect -f my-workload.yaml --definition my-definition.yaml\n"
+         "\n"
+         "Exit status: 0 success, 1 invalid input or an evaluation failed, 2 usage, 3 a file\n"
+         "does not exist, 4 no definition for an object's type.\n";
 }
 
 int RunInspectCommand(std::span<const std::string> args, const CommandIo& io) {
-  std::string error;
-  std::optional<WorkloadFlags> flags = ParseWorkloadFlags(args, &error);
-  if (!flags) {
-    WriteAll(io.err_fd, "wmap inspect: " + error + "\nRun 'wmap inspect --help' for usage.\n");
-    return kExitUsage;
+  InputFlags input;
+  std::string output;
+  bool help = false;
+  FlagParser parser;
+  input.Register(&parser);
+  parser.String({"-o", "--output"}, &output);
+  parser.Bool({"-h", "--help"}, &help);
+  std::vector<std::string> positional;
+  if (std::optional<CliError> e = parser.Parse(args, &positional)) {
+    e->hint = "run 'wmap inspect --help' for usage";
+    return ReportError(io, "inspect", output, *e);
   }
-  if (flags->help) {
+  if (help) {
     WriteAll(io.out_fd, InspectCommandHelp());
     return kExitOk;
   }
-  if (!flags->output.empty() && flags->output != "json") {
-    WriteAll(io.err_fd,
-             "wmap inspect: unknown output format \"" + flags->output + "\" (use json)\n");
-    return kExitUsage;
+  if (!output.empty() && output != "json") {
+    return ReportError(io, "inspect", "",
+                       UsageError("unknown output format \"" + output + "\" (use json)"));
   }
-  if (flags->definition.empty() || flags->object.empty()) {
-    WriteAll(io.err_fd,
-             "wmap inspect: give --definition DEF and -f OBJ (a built-in catalog is not "
-             "available in this build)\nRun 'wmap inspect --help' for usage.\n");
-    return kExitUsage;
+  output = "json";
+  if (!positional.empty()) {
+    return ReportError(io, "inspect", output,
+                       UsageError("unexpected argument \"" + positional[0] + "\"",
+                                  "give the objects with -f FILE"));
   }
-  std::string def_text, obj_text;
-  if (!ReadInput(flags->definition, io, &def_text, &error) ||
-      !ReadInput(flags->object, io, &obj_text, &error)) {
-    WriteAll(io.err_fd, "wmap inspect: " + error + "\n");
-    return kExitUsage;
+  if (input.files.empty()) {
+    return ReportError(io, "inspect", output,
+                       UsageError("give the objects with -f FILE (- for standard input)",
+                                  "run 'wmap inspect --help' for usage"));
   }
-  LoadOptions options;
-  options.lenient = flags->lenient;
-  options.apply_crd_defaults = flags->crd_defaults;
-  LoadResult loaded = LoadDefinitions(def_text, flags->definition, options);
-  if (!loaded.ok()) {
-    std::string text = "wmap inspect: invalid definition " + flags->definition + "\n";
-    for (const Error& e : loaded.errors) text += e.ToString() + "\n";
-    WriteAll(io.err_fd, text);
-    return kExitUsage;
+  DefinitionResolver resolver;
+  if (std::optional<CliError> e = DefinitionResolver::Create(input, io, &resolver)) {
+    return ReportError(io, "inspect", output, *e);
   }
-  std::vector<Value> objects;
-  std::string object_name = flags->object == "-" ? "<stdin>" : flags->object;
-  if (!ReadObjects(obj_text, object_name, &objects, &error)) {
-    WriteAll(io.err_fd, "wmap inspect: " + error + "\n");
-    return kExitUsage;
-  }
+  ObjectReader reader(input.files, io);
+  InputObject object;
+  std::optional<CliError> read_error;
   int exit_code = kExitOk;
-  std::string out;
+  OutputBuffer out(io.out_fd);
   json::WriteOptions w;
   w.sort_keys = false;
-  for (const Value& object : objects) {
-    const Definition* definition = ChooseDefinition(loaded.definitions, object);
-    if (definition == nullptr) {
-      WriteAll(io.err_fd, "wmap inspect: no definition in " + flags->definition +
-                              " describes this object's apiVersion and kind\n");
-      exit_code = kExitFalsy;
+  while (reader.Next(&object, &read_error)) {
+    if (read_error) {
+      out.Flush();
+      return ReportError(io, "inspect", output, *read_error);
+    }
+    const CatalogEntry* entry = resolver.Find(object.value);
+    if (entry == nullptr) {
+      out.Flush();
+      exit_code = ReportError(io, "inspect", output, DefinitionResolver::NoDefinition(object));
       continue;
     }
-    Workload workload(*definition, object);
+    const Definition& definition = entry->definition;
+    Workload workload(definition, object.value);
     Value components = Value::EmptyArray();
-    for (size_t i = 0; i < definition->components().size(); ++i) {
+    for (size_t i = 0; i < definition.components().size(); ++i) {
       std::string component_error;
       components.push_back(InspectComponent(workload, i, &component_error));
       if (!component_error.empty()) {
-        WriteAll(io.err_fd, "wmap inspect: " + component_error + "\n");
-        exit_code = kExitFalsy;
+        WriteAll(io.err_fd, "wmap inspect: " + object.Where() + ": " + component_error + "\n");
+        if (exit_code == kExitOk) exit_code = kExitError;
       }
     }
-    out += json::ToString(Value::Object({{"components", components}}), w) + "\n";
+    Value doc = Value::Object(
+        {{"definition", Value::String(definition.name())}, {"components", components}});
+    out.Append(json::ToString(doc, w) + "\n");
   }
-  WriteAll(io.out_fd, out);
+  out.Flush();
   return exit_code;
 }
 

@@ -1,97 +1,14 @@
-// `wmap status`: the phase, conditions and matched statuses of workload objects; and the input
-// helpers shared with `wmap inspect`.
+// `wmap status`: the phase, conditions and matched statuses of workload objects.
 #include <string>
 #include <vector>
 
-#include "cli/file_reader.h"
+#include "cli/output_buffer.h"
 #include "cli/workload_commands.h"
+#include "cli/workload_input.h"
 #include "wmap/json.h"
 #include "wmap/workload.h"
-#include "wmap/yaml.h"
 
 namespace wmap::cli {
-
-std::optional<WorkloadFlags> ParseWorkloadFlags(std::span<const std::string> args,
-                                                std::string* error) {
-  WorkloadFlags flags;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string_view name, std::string* out) {
-      std::string prefix = std::string(name) + "=";
-      if (a.rfind(prefix, 0) == 0) {
-        *out = a.substr(prefix.size());
-        return true;
-      }
-      if (a != name) return false;
-      if (i + 1 >= args.size()) {
-        *error = "flag needs an argument: " + std::string(name);
-        return false;
-      }
-      *out = args[++i];
-      return true;
-    };
-    if (a == "-h" || a == "--help") {
-      flags.help = true;
-    } else if (a == "--lenient") {
-      flags.lenient = true;
-    } else if (a == "--no-crd-defaults") {
-      flags.crd_defaults = false;
-    } else if (value("--definition", &flags.definition) || value("-d", &flags.definition) ||
-               value("--filename", &flags.object) || value("-f", &flags.object) ||
-               value("--output", &flags.output) || value("-o", &flags.output)) {
-      continue;
-    } else if (!error->empty()) {
-      return std::nullopt;
-    } else {
-      *error = "unknown argument \"" + a + "\"";
-      return std::nullopt;
-    }
-    if (!error->empty()) return std::nullopt;
-  }
-  if (!error->empty()) return std::nullopt;
-  return flags;
-}
-
-bool ReadInput(const std::string& path, const CommandIo& io, std::string* text,
-               std::string* error) {
-  if (path == "-") return ReadWholeFd(io.in_fd, text, error);
-  return ReadWholeFile(path, text, error);
-}
-
-const Definition* ChooseDefinition(const std::vector<Definition>& definitions,
-                                   const Value& object) {
-  if (definitions.size() == 1) return &definitions[0];
-  const Value* api_version = object.find("apiVersion");
-  const Value* kind = object.find("kind");
-  if (!api_version || !kind || !api_version->is_string() || !kind->is_string()) return nullptr;
-  for (const Definition& d : definitions) {
-    if (d.root_kind().ApiVersion() == api_version->as_string() &&
-        d.root_kind().kind == kind->as_string()) {
-      return &d;
-    }
-  }
-  return nullptr;
-}
-
-bool ReadObjects(const std::string& text, const std::string& name, std::vector<Value>* objects,
-                 std::string* error) {
-  Result<std::vector<yaml::Document>> docs = yaml::ParseStream(text);
-  if (!docs.ok()) {
-    Error e = docs.error();
-    e.file = name;
-    *error = e.ToString();
-    return false;
-  }
-  for (yaml::Document& d : *docs) {
-    if (!d.value.is_null()) objects->push_back(std::move(d.value));
-  }
-  if (objects->empty()) {
-    *error = name + ": no object found";
-    return false;
-  }
-  return true;
-}
-
 namespace {
 
 Value ConditionValue(const Condition& c) {
@@ -112,118 +29,135 @@ std::string MatchedText(const WorkloadStatus& s) {
   return out;
 }
 
+std::string StatusText(const WorkloadStatus& s) {
+  std::string out = "STATUS:     " + MatchedText(s) + "\n";
+  out += "PHASE:      " + (s.phase ? *s.phase : std::string("<none>")) + "\n";
+  out += "CONDITIONS:";
+  if (s.conditions.empty()) out += " <none>";
+  out += "\n";
+  for (const Condition& c : s.conditions) {
+    out += "  " + c.type + "=" + c.status.value_or("");
+    if (c.reason && !c.reason->empty()) out += " (" + *c.reason + ")";
+    if (!c.message.empty()) out += ": " + c.message;
+    out += "\n";
+  }
+  return out;
+}
+
+std::string StatusJson(const WorkloadStatus& s) {
+  Value v = Value::EmptyObject();
+  v.set("phase", s.phase ? Value::String(*s.phase) : Value());
+  Value conditions = Value::EmptyArray();
+  for (const Condition& c : s.conditions) conditions.push_back(ConditionValue(c));
+  v.set("conditions", conditions);
+  Value matched = Value::EmptyArray();
+  for (ResourceStatus r : s.matched) matched.push_back(Value::String(ResourceStatusName(r)));
+  v.set("matched", matched);
+  json::WriteOptions w;
+  w.sort_keys = false;
+  return json::ToString(v, w) + "\n";
+}
+
 }  // namespace
 
 std::string StatusCommandHelp() {
   return "Show the status of workload objects as their definition reads it.\n"
          "\n"
          "Usage:\n"
-         "  wmap status --definition DEF -f OBJ [-o text|json]\n"
+         "  wmap status -f FILE... [--definition DEF] [--definitions DIR] [-o text|json]\n"
+         "\n"
+         "Each object is read through the definition of its apiVersion and kind: the built-in\n"
+         "catalog ('wmap definitions'), overridden by --definitions DIR and --definition FILE.\n"
          "\n"
          "Flags:\n"
-         "  -d, --definition FILE  the definition (a file of one or more definitions; the one\n"
-         "                         whose root kind matches the object is used)\n"
-         "  -f, --filename FILE    the workload object(s), YAML or JSON; - for standard input\n"
-         "  -o, --output FORMAT    text (default) or json:\n"
+         "  -f, --filename PATH    objects (YAML or JSON; files, folders, - for standard input);\n"
+         "                         repeatable\n"
+         "  -d, --definition FILE  a definition file to use (repeatable)\n"
+         "  --definitions DIR      a folder of definitions to use (repeatable)\n"
+         "  -o, --output FORMAT    text (default) or json, one document per object:\n"
          "                         {\"phase\": string|null, \"conditions\": [...], "
          "\"matched\": [...]}\n"
-         "  --lenient              ignore unknown fields in the definition\n"
+         "  --lenient              ignore unknown fields in the definitions\n"
          "  --no-crd-defaults      do not default the condition field names\n"
          "\n"
-         "Exit status: 0 success, 1 the status could not be evaluated, 2 usage or input "
-         "error.\n";
+         "Examples:\n"
+         "  wmap status -f examples/raycluster.yaml\n"
+         "  kubectl get jobset my-job -o yaml | wmap status -f - -o json\n"
+         "\n"
+         "Exit status: 0 success, 1 invalid input or a status that cannot be evaluated, 2 usage,\n"
+         "3 a file does not exist, 4 no definition for an object's type.\n";
 }
 
 int RunStatusCommand(std::span<const std::string> args, const CommandIo& io) {
-  std::string error;
-  std::optional<WorkloadFlags> flags = ParseWorkloadFlags(args, &error);
-  if (!flags) {
-    WriteAll(io.err_fd, "wmap status: " + error + "\nRun 'wmap status --help' for usage.\n");
-    return kExitUsage;
+  InputFlags input;
+  std::string output;
+  bool help = false;
+  FlagParser parser;
+  input.Register(&parser);
+  parser.String({"-o", "--output"}, &output);
+  parser.Bool({"-h", "--help"}, &help);
+  std::vector<std::string> positional;
+  if (std::optional<CliError> e = parser.Parse(args, &positional)) {
+    e->hint = "run 'wmap status --help' for usage";
+    return ReportError(io, "status", output, *e);
   }
-  if (flags->help) {
+  if (help) {
     WriteAll(io.out_fd, StatusCommandHelp());
     return kExitOk;
   }
-  if (flags->output.empty()) flags->output = "text";
-  if (flags->output != "text" && flags->output != "json") {
-    WriteAll(io.err_fd,
-             "wmap status: unknown output format \"" + flags->output + "\" (use text or json)\n");
-    return kExitUsage;
+  if (output.empty()) output = "text";
+  if (output != "text" && output != "json") {
+    return ReportError(io, "status", "",
+                       UsageError("unknown output format \"" + output + "\" (use text or json)"));
   }
-  if (flags->definition.empty() || flags->object.empty()) {
-    WriteAll(io.err_fd,
-             "wmap status: give --definition DEF and -f OBJ (a built-in catalog is not "
-             "available in this build)\nRun 'wmap status --help' for usage.\n");
-    return kExitUsage;
+  if (!positional.empty()) {
+    return ReportError(io, "status", output,
+                       UsageError("unexpected argument \"" + positional[0] + "\"",
+                                  "give the objects with -f FILE"));
   }
-  std::string def_text, obj_text;
-  if (!ReadInput(flags->definition, io, &def_text, &error) ||
-      !ReadInput(flags->object, io, &obj_text, &error)) {
-    WriteAll(io.err_fd, "wmap status: " + error + "\n");
-    return kExitUsage;
+  if (input.files.empty()) {
+    return ReportError(io, "status", output,
+                       UsageError("give the objects with -f FILE (- for standard input)",
+                                  "run 'wmap status --help' for usage"));
   }
-  LoadOptions options;
-  options.lenient = flags->lenient;
-  options.apply_crd_defaults = flags->crd_defaults;
-  LoadResult loaded = LoadDefinitions(def_text, flags->definition, options);
-  if (!loaded.ok()) {
-    std::string text = "wmap status: invalid definition " + flags->definition + "\n";
-    for (const Error& e : loaded.errors) text += e.ToString() + "\n";
-    WriteAll(io.err_fd, text);
-    return kExitUsage;
+  DefinitionResolver resolver;
+  if (std::optional<CliError> e = DefinitionResolver::Create(input, io, &resolver)) {
+    return ReportError(io, "status", output, *e);
   }
-  std::vector<Value> objects;
-  std::string object_name = flags->object == "-" ? "<stdin>" : flags->object;
-  if (!ReadObjects(obj_text, object_name, &objects, &error)) {
-    WriteAll(io.err_fd, "wmap status: " + error + "\n");
-    return kExitUsage;
-  }
+  ObjectReader reader(input.files, io);
+  InputObject object;
+  std::optional<CliError> read_error;
   int exit_code = kExitOk;
-  std::string out;
-  for (const Value& object : objects) {
-    const Definition* definition = ChooseDefinition(loaded.definitions, object);
-    if (definition == nullptr) {
-      WriteAll(io.err_fd, "wmap status: no definition in " + flags->definition +
-                              " describes this object's apiVersion and kind\n");
-      exit_code = kExitFalsy;
+  OutputBuffer out(io.out_fd);
+  while (reader.Next(&object, &read_error)) {
+    if (read_error) {
+      out.Flush();
+      return ReportError(io, "status", output, *read_error);
+    }
+    const CatalogEntry* entry = resolver.Find(object.value);
+    if (entry == nullptr) {
+      out.Flush();
+      exit_code = ReportError(io, "status", output, DefinitionResolver::NoDefinition(object));
       continue;
     }
-    Workload workload(*definition, object);
+    Workload workload(entry->definition, object.value);
     Result<std::optional<WorkloadStatus>> status = workload.Status(0);
     if (!status.ok()) {
-      WriteAll(io.err_fd, "wmap status: " + status.error().message + "\n");
-      exit_code = kExitFalsy;
+      CliError e;
+      e.code = std::string(kErrEvaluation);
+      e.file = object.file;
+      e.position = object.position;
+      e.message = status.error().message;
+      e.hint = "the definition " + entry->definition.name() + " cannot read this object's status";
+      if (exit_code == kExitOk) exit_code = kExitError;
+      out.Flush();
+      ReportError(io, "status", output, e);
       continue;
     }
     const WorkloadStatus& s = **status;  // the root always has a statusDefinition
-    if (flags->output == "json") {
-      Value v = Value::EmptyObject();
-      v.set("phase", s.phase ? Value::String(*s.phase) : Value());
-      Value conditions = Value::EmptyArray();
-      for (const Condition& c : s.conditions) conditions.push_back(ConditionValue(c));
-      v.set("conditions", conditions);
-      Value matched = Value::EmptyArray();
-      for (ResourceStatus r : s.matched) matched.push_back(Value::String(ResourceStatusName(r)));
-      v.set("matched", matched);
-      json::WriteOptions w;
-      w.sort_keys = false;
-      out += json::ToString(v, w) + "\n";
-    } else {
-      out += "STATUS:     " + MatchedText(s) + "\n";
-      out += "PHASE:      " + (s.phase ? *s.phase : std::string("<none>")) + "\n";
-      out += "CONDITIONS:";
-      if (s.conditions.empty()) out += " <none>";
-      out += "\n";
-      for (const Condition& c : s.conditions) {
-        out += "  " + c.type + "=" + c.status.value_or("");
-        if (c.reason && !c.reason->empty()) out += " (" + *c.reason + ")";
-        if (!c.message.empty()) out += ": " + c.message;
-        out += "\n";
-      }
-    }
+    out.Append(output == "json" ? StatusJson(s) : StatusText(s));
   }
-  WriteAll(io.out_fd, out);
+  out.Flush();
   return exit_code;
 }
 

@@ -4,6 +4,7 @@
 
 #include "cli/file_reader.h"
 #include "cli/workload_commands.h"
+#include "cli/workload_input.h"
 #include "wmap/definition.h"
 
 namespace wmap::cli {
@@ -46,8 +47,14 @@ std::string ValidateCommandHelp() {
          "  -v, --verbose      print a hint under each problem\n"
          "  -h, --help         show this help\n"
          "\n"
+         "Examples:\n"
+         "  wmap validate catalog/*.yaml\n"
+         "  wmap validate catalog/jobset-x-k8s-io-jobset-v1alpha2.yaml\n"
+         "  cat my-definition.yaml | wmap validate -\n"
+         "\n"
          "Exit status: 0 all valid, 1 a definition is invalid, 2 usage error or unreadable "
-         "file.\n";
+         "file,\n"
+         "3 a file does not exist.\n";
 }
 
 int RunValidateCommand(std::span<const std::string> args, const CommandIo& io) {
@@ -86,11 +93,21 @@ int RunValidateCommand(std::span<const std::string> args, const CommandIo& io) {
   for (const std::string& file : files) {
     std::string text;
     std::string error;
-    if (!ReadInput(file, io, &text, &error)) {
+    bool read =
+        file == "-" ? ReadWholeFd(io.in_fd, &text, &error) : ReadWholeFile(file, &text, &error);
+    if (!read) {
       WriteAll(io.out_fd, out);
       out.clear();
-      WriteAll(io.err_fd, "wmap validate: " + error + "\n");
-      exit_code = kExitUsage;
+      CliError e;
+      e.code = std::string(kErrIo);
+      e.message = error;
+      e.exit_code = kExitUsage;
+      if (error.ends_with("no such file or directory")) {
+        e.code = std::string(kErrNotFound);
+        e.exit_code = kExitNotFound;
+      }
+      int code = ReportError(io, "validate", "", e);
+      if (exit_code != kExitNotFound) exit_code = code;
       continue;
     }
     std::string name = file == "-" ? "<stdin>" : file;

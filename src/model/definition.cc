@@ -62,4 +62,6 @@ const std::vector<GroupVersionKind>& Definition::additional_child_kinds() const 
 
 const std::optional<GangScheduling>& Definition::gang_scheduling() const { return data_->gang; }
 
+DefinitionFormat Definition::format() const { return data_->format; }
+
 }  // namespace wmap

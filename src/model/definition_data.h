@@ -2,6 +2,7 @@
 #ifndef WMAP_MODEL_DEFINITION_DATA_H_
 #define WMAP_MODEL_DEFINITION_DATA_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@ struct Definition::Data {
   std::vector<std::vector<size_t>> children;
   std::vector<GroupVersionKind> additional_child_kinds;
   std::optional<GangScheduling> gang;
+  DefinitionFormat format = DefinitionFormat::kKarta;
 };
 
 namespace model {
@@ -40,6 +42,17 @@ struct ComponentPositions {
   Position type_selector;
   Position instance_selector;
   Position match_labels;
+};
+
+// Source positions of the `gangs` form's members, by document path
+// ("spec.optimizationInstructions.gangScheduling.gangs[0].subGroups[1].componentName"), and of
+// the combined gang forms.
+struct GangPositions {
+  std::map<std::string, Position> by_field;
+  Position Of(const std::string& field, Position fallback) const {
+    auto it = by_field.find(field);
+    return it != by_field.end() && it->second.known() ? it->second : fallback;
+  }
 };
 
 }  // namespace model

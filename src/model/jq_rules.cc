@@ -164,9 +164,10 @@ std::string GoFieldPath(std::string_view document_path) {
   return out;
 }
 
-std::optional<jq::Program> CompileDefinitionExpression(std::string_view text,
-                                                       std::string_view document_path,
-                                                       JqFinding* finding) {
+namespace {
+
+std::optional<jq::Program> CompileChecked(std::string_view text, std::string_view document_path,
+                                          const jq::CompileOptions& options, JqFinding* finding) {
   // gojq parses an empty query as the identity.
   std::string_view effective = text.empty() ? std::string_view(".") : text;
   Result<jq::ast::Program> parsed = jq::ParseProgram(effective);
@@ -191,7 +192,7 @@ std::optional<jq::Program> CompileDefinitionExpression(std::string_view text,
       return std::nullopt;
     }
   }
-  Result<jq::Program> program = jq::Program::Compile(effective);
+  Result<jq::Program> program = jq::Program::Compile(effective, options);
   if (!program.ok()) {
     finding->message = "failed to compile JQ expression " + Quoted(text, document_path) + ": " +
                        program.error().message;
@@ -201,6 +202,22 @@ std::optional<jq::Program> CompileDefinitionExpression(std::string_view text,
     return std::nullopt;
   }
   return std::move(program.value());
+}
+
+}  // namespace
+
+std::optional<jq::Program> CompileDefinitionExpression(std::string_view text,
+                                                       std::string_view document_path,
+                                                       JqFinding* finding) {
+  return CompileChecked(text, document_path, {}, finding);
+}
+
+std::optional<jq::Program> CompileGangExpression(std::string_view text,
+                                                 std::string_view document_path,
+                                                 JqFinding* finding) {
+  jq::CompileOptions options;
+  options.variables = {"instance", "replica"};
+  return CompileChecked(text, document_path, options, finding);
 }
 
 std::optional<jq::Program> CompileInternal(const std::string& text) {

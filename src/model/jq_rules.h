@@ -44,6 +44,12 @@ std::optional<jq::Program> CompileDefinitionExpression(std::string_view text,
                                                        std::string_view document_path,
                                                        JqFinding* finding);
 
+// As CompileDefinitionExpression, for the `gangs` form: the program may use the variables
+// $instance and $replica (passed to Run in that order).
+std::optional<jq::Program> CompileGangExpression(std::string_view text,
+                                                 std::string_view document_path,
+                                                 JqFinding* finding);
+
 // Compiles an expression the library builds around a user expression (the text was checked
 // already); nullopt when it does not compile.
 std::optional<jq::Program> CompileInternal(const std::string& text);

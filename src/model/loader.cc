@@ -4,7 +4,9 @@
 #include <utility>
 
 #include "model/definition_data.h"
+#include "model/definition_loader.h"
 #include "model/field_reader.h"
+#include "model/gang_validator.h"
 #include "model/jq_rules.h"
 #include "model/source_map.h"
 #include "model/validator.h"
@@ -17,49 +19,8 @@ namespace wmap {
 using model::ComponentPositions;
 using model::Node;
 
-// Builds one Definition from one document. Error order: schema findings (document order), then
-// upstream's validator findings, then the jq findings, as upstream reports them.
-class DefinitionLoader {
- public:
-  DefinitionLoader(std::string_view source, std::string file,
-                   const std::map<std::string, Position>* positions, const LoadOptions& options)
-      : source_(source),
-        file_(std::move(file)),
-        options_(options),
-        reader_(file_, positions, options.lenient, &schema_errors_) {}
-
-  std::optional<Definition> Load(const Value& document, std::vector<Error>* errors);
-
- private:
-  // Field helpers ---------------------------------------------------------------------------
-  std::optional<Expression> Expr(const Node& parent, std::string_view key, bool required = false);
-  std::optional<Expression> ExprItem(const Node& item);
-  std::vector<Expression> ExprList(const Node& parent, std::string_view key);
-  void Compile(Expression* e, bool is_member);
-
-  // Schema ----------------------------------------------------------------------------------
-  std::optional<GroupVersionKind> Gvk(const Node& n);
-  ComponentDefinition Component(const Node& n, ComponentPositions* positions);
-  std::optional<SpecDefinition> Spec(const Node& component);
-  std::optional<StatusDefinition> Status(const Node& component);
-  std::vector<StatusMatcher> Matchers(const Node& list);
-  std::optional<SuspendDefinition> Suspend(const Node& component);
-  std::vector<SuspendAction> Actions(const Node& suspend, std::string_view key);
-  std::optional<PodSelector> Selector(const Node& component, ComponentPositions* positions);
-  std::optional<GangScheduling> Gang(const Node& spec);
-  std::optional<Topology> TopologyOf(const Node& parent);
-
-  std::string_view source_;
-  std::string file_;
-  LoadOptions options_;
-  std::vector<Error> schema_errors_;
-  std::vector<Error> jq_errors_;
-  model::FieldReader reader_;
-  std::vector<Position> member_positions_;
-};
-
 std::optional<Expression> DefinitionLoader::Expr(const Node& parent, std::string_view key,
-                                                 bool required) {
+                                                 bool required, bool gang_variables) {
   std::optional<std::string> text = parent.String(key, required);
   if (!text) return std::nullopt;
   Node n = *parent.Member(key);
@@ -67,7 +28,7 @@ std::optional<Expression> DefinitionLoader::Expr(const Node& parent, std::string
   e.text = std::move(*text);
   e.field = n.path();
   e.position = n.position();
-  Compile(&e, true);
+  Compile(&e, true, gang_variables);
   return e;
 }
 
@@ -81,7 +42,7 @@ std::optional<Expression> DefinitionLoader::ExprItem(const Node& item) {
   e.text = std::string(item.value().as_string());
   e.field = item.path();
   e.position = item.position();
-  Compile(&e, false);
+  Compile(&e, false, false);
   return e;
 }
 
@@ -95,10 +56,11 @@ std::vector<Expression> DefinitionLoader::ExprList(const Node& parent, std::stri
   return out;
 }
 
-void DefinitionLoader::Compile(Expression* e, bool is_member) {
+void DefinitionLoader::Compile(Expression* e, bool is_member, bool gang_variables) {
   model::JqFinding finding;
   std::optional<jq::Program> program =
-      model::CompileDefinitionExpression(e->text, e->field, &finding);
+      gang_variables ? model::CompileGangExpression(e->text, e->field, &finding)
+                     : model::CompileDefinitionExpression(e->text, e->field, &finding);
   if (program) {
     e->program = std::move(*program);
     return;
@@ -356,11 +318,15 @@ ComponentDefinition DefinitionLoader::Component(const Node& n, ComponentPosition
   c.owner_ref = n.String("ownerRef");
   c.spec = Spec(n);
   if (std::optional<Node> scale = n.Object("scaleDefinition")) {
-    if (scale->ExpectObject({"replicasPath", "minReplicasPath", "maxReplicasPath"})) {
+    if (scale->ExpectObject(
+            {"replicasPath", "minReplicasPath", "maxReplicasPath", "podsPerReplicaPath"})) {
       ScaleDefinition s;
       s.replicas = Expr(*scale, "replicasPath");
       s.min_replicas = Expr(*scale, "minReplicasPath");
       s.max_replicas = Expr(*scale, "maxReplicasPath");
+      if (ExtensionAllowed(*scale, "podsPerReplicaPath")) {
+        s.pods_per_replica = Expr(*scale, "podsPerReplicaPath");
+      }
       c.scale = std::move(s);
     }
   }
@@ -387,7 +353,7 @@ std::optional<GangScheduling> DefinitionLoader::Gang(const Node& spec) {
   std::optional<Node> instructions = spec.Object("optimizationInstructions");
   if (!instructions || !instructions->ExpectObject({"gangScheduling"})) return std::nullopt;
   std::optional<Node> n = instructions->Object("gangScheduling");
-  if (!n || !n->ExpectObject({"podGroups", "podGroup"})) return std::nullopt;
+  if (!n || !n->ExpectObject({"podGroups", "podGroup", "gangs"})) return std::nullopt;
   GangScheduling gang;
   if (std::optional<Node> groups = n->Array("podGroups")) {
     for (const Node& g : groups->Items()) {
@@ -426,6 +392,9 @@ std::optional<GangScheduling> DefinitionLoader::Gang(const Node& spec) {
       gang.pod_group = std::move(group);
     }
   }
+  if (ExtensionAllowed(*n, "gangs")) {
+    if (std::optional<Node> gangs = n->Array("gangs")) gang.gangs = Gangs(*gangs);
+  }
   return gang;
 }
 
@@ -439,9 +408,14 @@ std::optional<Definition> DefinitionLoader::Load(const Value& document,
   if (root.ExpectObject({"apiVersion", "kind", "metadata", "spec", "status"})) {
     std::optional<std::string> api_version = root.String("apiVersion", true);
     std::optional<std::string> kind = root.String("kind", true);
-    if (api_version && kind && (*api_version != "run.ai/v1alpha1" || *kind != "Karta")) {
+    if (api_version && kind && *api_version == "workloadmap.dev/v1alpha1" &&
+        *kind == "WorkloadDefinition") {
+      format_ = DefinitionFormat::kWorkloadDefinition;
+      data->format = format_;
+    } else if (api_version && kind && (*api_version != "run.ai/v1alpha1" || *kind != "Karta")) {
       root.Fail("not a definition: apiVersion \"" + *api_version + "\", kind \"" + *kind + "\"",
-                "a definition has apiVersion: run.ai/v1alpha1 and kind: Karta");
+                "a definition has apiVersion: run.ai/v1alpha1 and kind: Karta, or apiVersion: "
+                "workloadmap.dev/v1alpha1 and kind: WorkloadDefinition");
     }
     if (std::optional<Node> metadata = root.Object("metadata")) {
       data->metadata = metadata->value();
@@ -483,6 +457,7 @@ std::optional<Definition> DefinitionLoader::Load(const Value& document,
     model::StructureInput input{&data->components, &positions, &data->gang, &member_positions_,
                                 file_};
     if (model::ValidateStructure(input, errors)) {
+      model::ValidateGangs(data->components, data->gang, gang_positions_, file_, errors);
       errors->insert(errors->end(), jq_errors_.begin(), jq_errors_.end());
     }
   }

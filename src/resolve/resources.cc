@@ -232,6 +232,8 @@ Result<WorkloadResourceNeeds> ComputeResourceNeeds(const Workload& workload) {
     if (!scales.ok()) return scales.error();
     auto specs = InstanceSpecs(workload, i, ids->size());
     if (!specs.ok()) return specs.error();
+    auto per_replica = workload.PodsPerReplica(i);
+    if (!per_replica.ok()) return per_replica.error();
     ComponentResourceNeeds component;
     component.component = i;
     component.name = c.name;
@@ -240,8 +242,12 @@ Result<WorkloadResourceNeeds> ComputeResourceNeeds(const Workload& workload) {
       instance.id = (*ids)[k];
       std::optional<Scale> scale;
       if (*scales && k < (*scales)->size()) scale = (**scales)[k];
-      instance.pods = scale && scale->replicas ? *scale->replicas : 1;
-      instance.min_pods = scale && scale->min_replicas ? *scale->min_replicas : instance.pods;
+      const int64_t replicas = scale && scale->replicas ? *scale->replicas : 1;
+      const int64_t min_replicas = scale && scale->min_replicas ? *scale->min_replicas : replicas;
+      const int64_t pods_per_replica =
+          *per_replica && k < (*per_replica)->size() ? (**per_replica)[k] : 1;
+      instance.pods = SaturatingMul(replicas, pods_per_replica);
+      instance.min_pods = SaturatingMul(min_replicas, pods_per_replica);
       auto per_pod = EffectivePodResources((*specs)[k]);
       if (!per_pod.ok()) {
         return resolve::Wrap("component " + c.name + " instance \"" + instance.id + "\"",

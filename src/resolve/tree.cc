@@ -206,7 +206,10 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
     pod_node.requests = *requests;
     instance->current += 1;
     instance->ready += pod_node.ready ? 1 : 0;
-    instance->requests += pod_node.requests;
+    // A terminated pod holds no resources on its node any more (the scheduler skips it too).
+    if (pod_node.phase != "Succeeded" && pod_node.phase != "Failed") {
+      instance->requests += pod_node.requests;
+    }
     instance->pods.push_back(std::move(pod_node));
   }
 

@@ -159,6 +159,11 @@ Result<std::optional<std::vector<FragmentedPodSpec>>> Workload::FragmentedPodSpe
 Result<std::optional<std::vector<Scale>>> Workload::Scales(size_t component) const {
   const ComponentDefinition& c = definition_.components()[component];
   if (!c.scale) return std::optional<std::vector<Scale>>();
+  // A WorkloadDefinition scale with only podsPerReplicaPath has no replica counts.
+  if (definition_.format() == DefinitionFormat::kWorkloadDefinition && !c.scale->replicas &&
+      !c.scale->min_replicas && !c.scale->max_replicas) {
+    return std::optional<std::vector<Scale>>();
+  }
   constexpr std::string_view kPrefix = "failed to extract scales";
   const std::optional<Expression>* paths[] = {&c.scale->replicas, &c.scale->min_replicas,
                                               &c.scale->max_replicas};
@@ -174,6 +179,29 @@ Result<std::optional<std::vector<Scale>>> Workload::Scales(size_t component) con
     for (size_t i = 0; i < counts->size(); ++i) scales[i].*members[k] = (*counts)[i];
   }
   return Zip(InstanceIds(component), std::move(scales));
+}
+
+Result<std::optional<std::vector<int32_t>>> Workload::PodsPerReplica(size_t component) const {
+  const ComponentDefinition& c = definition_.components()[component];
+  if (!c.scale || !c.scale->pods_per_replica) return std::optional<std::vector<int32_t>>();
+  constexpr std::string_view kPrefix = "failed to extract pods per replica";
+  const Expression& path = *c.scale->pods_per_replica;
+  Result<std::vector<Value>> results =
+      resolve::Evaluate(*path.program, path.text, object_, options_);
+  if (!results.ok()) return Wrap(kPrefix, results.error());
+  Result<std::vector<std::optional<int32_t>>> counts = resolve::DecodeReplicas(*results);
+  if (!counts.ok()) return Wrap(kPrefix, counts.error());
+  std::vector<int32_t> values;
+  values.reserve(counts->size());
+  for (size_t i = 0; i < counts->size(); ++i) {
+    int32_t n = (*counts)[i].value_or(1);
+    if (n < 0) {
+      return Wrap(kPrefix, MakeError("value " + std::to_string(n) + " at index " +
+                                     std::to_string(i) + " is negative"));
+    }
+    values.push_back(n);
+  }
+  return Zip(InstanceIds(component), std::move(values));
 }
 
 }  // namespace wmap

@@ -58,7 +58,7 @@ TEST(ValidateCommandTest, ValidInvalidAndUsage) {
   CommandRun usage = Wmap("validate");
   EXPECT_EQ(usage.status, 2);
   EXPECT_EQ(Wmap("validate --frobnicate " + jobset).status, 2);
-  EXPECT_EQ(Wmap("validate /nonexistent/definition.yaml").status, 2);
+  EXPECT_EQ(Wmap("validate /nonexistent/definition.yaml").status, 3);
 }
 
 TEST(ValidateCommandTest, StandardInputAndOneLinePerProblem) {

@@ -2,6 +2,7 @@
 // and per-component totals at full size and at the minimum. Expectations are computed by hand.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <limits>
 
 #include "resolve_test_support.h"
@@ -265,6 +266,45 @@ spec:
   EXPECT_EQ(needs->min_requests.at("nvidia.com/gpu"), 1);
   EXPECT_EQ(needs->min_requests.at("cpu"), 12000);
   EXPECT_EQ(needs->min_requests.at("memory"), 48 * kGi);
+}
+
+}  // namespace
+}  // namespace wmap
+
+namespace wmap {
+namespace {
+
+TEST(ResourceNeeds, PodsPerReplicaMultiplies) {
+  const std::filesystem::path path =
+      std::filesystem::path(WMAP_SOURCE_DIR) / "tests/resolve/testdata/gangs/raycluster.yaml";
+  LoadResult loaded = LoadDefinitions(test_support::ReadFile(path), path.string());
+  ASSERT_TRUE(loaded.ok()) << loaded.errors[0].ToString();
+  const Value ray = Yaml(R"(
+apiVersion: ray.io/v1
+kind: RayCluster
+metadata: {name: rc}
+spec:
+  enableInTreeAutoscaling: true
+  headGroupSpec:
+    template:
+      spec:
+        containers: [{name: head, resources: {requests: {cpu: "4"}}}]
+  workerGroupSpecs:
+    - groupName: tpu
+      replicas: 3
+      minReplicas: 1
+      numOfHosts: 4
+      template:
+        spec:
+          containers: [{name: worker, resources: {limits: {google.com/tpu: "4"}}}]
+)");
+  Workload w(loaded.definitions[0], ray);
+  Result<WorkloadResourceNeeds> needs = ComputeResourceNeeds(w);
+  ASSERT_TRUE(needs.ok()) << needs.error().message;
+  EXPECT_EQ(needs->pods, 1 + 3 * 4);
+  EXPECT_EQ(needs->min_pods, 1 + 1 * 4);
+  EXPECT_EQ(needs->requests.at("google.com/tpu"), 3 * 4 * 4);
+  EXPECT_EQ(needs->min_requests.at("google.com/tpu"), 1 * 4 * 4);
 }
 
 }  // namespace

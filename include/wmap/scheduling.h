@@ -1,0 +1,65 @@
+// Scheduler objects from gang plans: what each gang scheduler needs created for a workload, and
+// what each of the workload's pods must carry to join it.
+//
+//   kai           scheduling.run.ai/v2alpha2 PodGroup (minMember, minSubGroup, subGroups tree
+//                 with parents, topology constraints, queue, priority class, preemptibility);
+//                 pods: annotation pod-group-name, label kai.scheduler/subgroup-name (leaf).
+//   volcano       scheduling.volcano.sh/v1beta1 PodGroup (minMember, minTaskMember per leaf
+//                 subgroup, minResources, queue, priority class); pods: annotation
+//                 scheduling.k8s.io/group-name, and volcano.sh/task-spec naming the leaf.
+//   coscheduling  scheduling.x-k8s.io/v1alpha1 PodGroup (minMember, minResources); pods: label
+//                 scheduling.x-k8s.io/pod-group.
+//   kueue         kueue.x-k8s.io/v1beta2 Workload, one podSet per component instance (count,
+//                 minCount when smaller, pod template); at most 8 podSets. Pods: the plain
+//                 pod-group label and annotations (kueue.x-k8s.io/pod-group-name,
+//                 pod-group-total-count, queue-name).
+//   k8s-workload  scheduling.k8s.io/v1alpha1 Workload (KEP-4671): one pod group per gang of the
+//                 definition, gang policy minCount; gangs made per instance share the pod group
+//                 and are told apart by podGroupReplicaKey. Pods: spec.workloadRef.
+//
+// Every object carries the workload's namespace and, when the workload has a uid, a controller
+// ownerReference to it. Pod changes are JSON merge patches (`kubectl patch --type merge`).
+#ifndef WMAP_SCHEDULING_H_
+#define WMAP_SCHEDULING_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wmap/gang.h"
+#include "wmap/status.h"
+#include "wmap/value.h"
+
+namespace wmap {
+
+enum class Scheduler { kKai, kVolcano, kCoscheduling, kKueue, kWorkloadApi };
+
+// "kai", "volcano", "coscheduling", "kueue", "k8s-workload"; nullopt for anything else.
+std::optional<Scheduler> ParseScheduler(std::string_view name);
+std::string_view SchedulerName(Scheduler scheduler);
+// The accepted names, for help and error messages: "kai|volcano|coscheduling|kueue|k8s-workload".
+std::string_view SchedulerNames();
+
+struct SchedulingOptions {
+  // Kueue's and the Workload API's limit on pod sets / pod groups per object.
+  size_t max_pod_sets = 8;
+};
+
+struct SchedulerObjects {
+  std::vector<Value> objects;  // to create, in dependency order
+  // Per given pod, in plan order: {"metadata": {"name", "namespace"?, "labels"?,
+  // "annotations"?}, "spec"?: {...}}. Pods that join no gang are left out.
+  std::vector<Value> pod_patches;
+  // Things a user should know (no uid: no ownerReference; queue missing for Kueue...).
+  std::vector<std::string> warnings;
+};
+
+// `workload` is the workload the plans were made from (PlanGangs(workload, pods)).
+Result<SchedulerObjects> BuildSchedulerObjects(Scheduler scheduler, const Workload& workload,
+                                               const GangPlans& plans,
+                                               const SchedulingOptions& options = {});
+
+}  // namespace wmap
+
+#endif  // WMAP_SCHEDULING_H_

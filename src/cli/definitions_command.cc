@@ -1,0 +1,235 @@
+// `wmap definitions`: the definitions available to the workload commands, as a table, as data,
+// one in full, or as the catalog reference page (docs/catalog.md).
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "cli/definition_summary.h"
+#include "cli/file_reader.h"
+#include "cli/table_writer.h"
+#include "cli/workload_commands.h"
+#include "cli/workload_input.h"
+#include "wmap/json.h"
+#include "wmap/yaml.h"
+
+namespace wmap::cli {
+namespace {
+
+constexpr size_t kComponentLimit = 3;
+
+bool EqualFold(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+struct Filters {
+  std::string group;
+  std::string kind;
+  std::string version;
+  bool group_set = false;
+
+  bool Match(const GroupVersionKind& gvk) const {
+    if (group_set && !EqualFold(gvk.group, group == "core" ? "" : group)) return false;
+    if (!kind.empty() && !EqualFold(gvk.kind, kind)) return false;
+    if (!version.empty() && !EqualFold(gvk.version, version)) return false;
+    return true;
+  }
+};
+
+std::string ComponentsCell(const Definition& d) {
+  std::string out;
+  auto components = d.components();
+  for (size_t i = 0; i < components.size() && i < kComponentLimit; ++i) {
+    if (i) out += ",";
+    out += components[i].name;
+  }
+  if (components.size() > kComponentLimit) {
+    out += " (+" + std::to_string(components.size() - kComponentLimit) + ")";
+  }
+  return out;
+}
+
+// The document of `name` in a YAML/JSON stream, or null.
+Value FindDocument(std::string_view text, std::string_view name) {
+  yaml::StreamReader reader(text);
+  yaml::Document doc;
+  Error error;
+  while (reader.Next(&doc, &error)) {
+    if (!error.message.empty()) break;
+    if (MetadataField(doc.value, "name") == name) return doc.value;
+  }
+  return Value();
+}
+
+// The source document of a catalog entry (null when its source cannot be read again).
+Value SourceDocument(const CatalogEntry& entry) {
+  const std::string& name = entry.definition.name();
+  if (entry.origin == kBuiltInOrigin) {
+    for (const Catalog::File& f : Catalog::BuiltInFiles()) {
+      Value v = FindDocument(f.text, name);
+      if (!v.is_null()) return v;
+    }
+    return Value();
+  }
+  std::string text, error;
+  if (!ReadWholeFile(entry.origin, &text, &error)) return Value();
+  return FindDocument(text, name);
+}
+
+std::string WriteJson(const Value& v) {
+  json::WriteOptions w;
+  w.sort_keys = false;
+  return json::ToString(v, w) + "\n";
+}
+
+}  // namespace
+
+std::string DefinitionsCommandHelp() {
+  return "List the workload definitions wmap reads objects through, or show one.\n"
+         "\n"
+         "Usage:\n"
+         "  wmap definitions [NAME] [--group G] [--kind K] [--version V] [--definitions DIR]\n"
+         "                   [-o table|json|yaml|markdown]\n"
+         "\n"
+         "The built-in catalog, with every --definitions DIR (or file) and --definition FILE\n"
+         "added on top: a definition for the same root kind replaces the built-in one.\n"
+         "\n"
+         "Without NAME, one row per definition: NAME KIND ORIGIN COMPONENTS (KIND is\n"
+         "Kind.version.group, ORIGIN is built-in or the file, COMPONENTS the first three).\n"
+         "With NAME, that definition: its components, statuses and gang scheduling (table), or\n"
+         "its document as written (json, yaml).\n"
+         "\n"
+         "Flags:\n"
+         "  --group G             only definitions of API group G (core for the core group)\n"
+         "  --kind K              only definitions of kind K (case-insensitive)\n"
+         "  --version V           only definitions of version V\n"
+         "  --definitions DIR     add the definitions of a folder (repeatable)\n"
+         "  -d, --definition FILE add the definitions of a file (repeatable)\n"
+         "  -o, --output FORMAT   table (default), json ({\"items\": [...], \"count\": N}), yaml,\n"
+         "                        or markdown (the reference page docs/catalog.md)\n"
+         "  --lenient, --no-crd-defaults   as for 'wmap validate'\n"
+         "\n"
+         "Examples:\n"
+         "  wmap definitions\n"
+         "  wmap definitions --group ray.io\n"
+         "  wmap definitions jobset-x-k8s-io-jobset-v1alpha2 -o yaml\n"
+         "  wmap definitions --definitions ./my-definitions\n"
+         "  wmap definitions -o markdown > docs/catalog.md\n"
+         "\n"
+         "Exit status: 0 success, 1 an invalid definition, 2 usage, 3 NAME or a path not "
+         "found.\n";
+}
+
+int RunDefinitionsCommand(std::span<const std::string> args, const CommandIo& io) {
+  InputFlags input;
+  Filters filters;
+  std::string output;
+  bool help = false;
+  FlagParser parser;
+  input.Register(&parser);
+  parser.String({"--group"}, &filters.group);
+  parser.String({"--kind"}, &filters.kind);
+  parser.String({"--version"}, &filters.version);
+  parser.String({"-o", "--output"}, &output);
+  parser.Bool({"-h", "--help"}, &help);
+  std::vector<std::string> positional;
+  if (std::optional<CliError> e = parser.Parse(args, &positional)) {
+    e->hint = "run 'wmap definitions --help' for usage";
+    return ReportError(io, "definitions", output, *e);
+  }
+  if (help) {
+    WriteAll(io.out_fd, DefinitionsCommandHelp());
+    return kExitOk;
+  }
+  filters.group_set = std::find(args.begin(), args.end(), "--group") != args.end() ||
+                      std::any_of(args.begin(), args.end(),
+                                  [](const std::string& a) { return a.starts_with("--group="); });
+  if (output.empty()) output = "table";
+  if (output != "table" && output != "json" && output != "yaml" && output != "markdown") {
+    return ReportError(
+        io, "definitions", "",
+        UsageError("unknown output format \"" + output + "\" (use table, json, yaml or markdown)"));
+  }
+  if (positional.size() > 1) {
+    return ReportError(
+        io, "definitions", output,
+        UsageError("give at most one definition NAME, not " + std::to_string(positional.size())));
+  }
+  if (!input.files.empty()) {
+    return ReportError(io, "definitions", output,
+                       UsageError("-f is not a flag of 'wmap definitions'",
+                                  "use --definitions DIR or --definition FILE to add definitions"));
+  }
+  DefinitionResolver resolver;
+  if (std::optional<CliError> e = DefinitionResolver::Create(input, io, &resolver)) {
+    return ReportError(io, "definitions", output, *e);
+  }
+  const Catalog& catalog = resolver.catalog();
+
+  if (positional.size() == 1) {
+    const std::string& name = positional[0];
+    const CatalogEntry* entry = catalog.FindByName(name);
+    if (entry == nullptr || !filters.Match(entry->definition.root_kind())) {
+      CliError e;
+      e.exit_code = kExitNotFound;
+      e.code = std::string(kErrNotFound);
+      e.message = "definition \"" + name + "\" not found";
+      e.hint = "'wmap definitions' lists the names";
+      return ReportError(io, "definitions", output, e);
+    }
+    if (output == "table") {
+      WriteAll(io.out_fd, DescribeDefinition(*entry));
+      return kExitOk;
+    }
+    if (output == "markdown") {
+      WriteAll(io.out_fd, DefinitionMarkdown(*entry));
+      return kExitOk;
+    }
+    Value doc = SourceDocument(*entry);
+    if (doc.is_null()) {
+      CliError e;
+      e.code = std::string(kErrIo);
+      e.message =
+          "the source of definition \"" + name + "\" (" + entry->origin + ") cannot be read again";
+      return ReportError(io, "definitions", output, e);
+    }
+    WriteAll(io.out_fd, output == "json" ? WriteJson(doc) : yaml::ToString(doc));
+    return kExitOk;
+  }
+
+  std::vector<const CatalogEntry*> selected;
+  for (const CatalogEntry& e : catalog.entries()) {
+    if (filters.Match(e.definition.root_kind())) selected.push_back(&e);
+  }
+  if (output == "markdown") {
+    WriteAll(io.out_fd, CatalogMarkdown(selected));
+    return kExitOk;
+  }
+  if (output == "json" || output == "yaml") {
+    Value items = Value::EmptyArray();
+    for (const CatalogEntry* e : selected) items.push_back(DefinitionSummaryValue(*e));
+    Value doc = Value::Object({{"items", items}, {"count", Value::Int(selected.size())}});
+    WriteAll(io.out_fd, output == "json" ? WriteJson(doc) : yaml::ToString(doc));
+    return kExitOk;
+  }
+  if (selected.empty()) {
+    WriteAll(io.err_fd, "No definitions found.\n");
+    return kExitOk;
+  }
+  TableWriter table({"NAME", "KIND", "ORIGIN", "COMPONENTS"});
+  for (const CatalogEntry* e : selected) {
+    table.AddRow({e->definition.name(), KindCell(e->definition.root_kind()), e->origin,
+                  ComponentsCell(e->definition)});
+  }
+  WriteAll(io.out_fd, table.Render());
+  return kExitOk;
+}
+
+}  // namespace wmap::cli

@@ -1,0 +1,216 @@
+// `wmap describe`: the workload tree of each workload in the inputs.
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "cli/describe_view.h"
+#include "cli/output_buffer.h"
+#include "cli/workload_commands.h"
+#include "cli/workload_input.h"
+#include "wmap/json.h"
+#include "wmap/yaml.h"
+
+namespace wmap::cli {
+namespace {
+
+std::optional<size_t> ParseCount(const std::string& text) {
+  size_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+// --width, else COLUMNS, else the terminal's width, else unlimited.
+size_t OutputWidth(const CommandIo& io, const std::string& flag) {
+  if (!flag.empty()) return ParseCount(flag).value_or(0);
+  if (std::optional<std::string_view> columns = GetEnv(io, "COLUMNS")) {
+    if (std::optional<size_t> n = ParseCount(std::string(*columns)); n && *n > 0) return *n;
+  }
+  if (::isatty(io.out_fd) == 1) {
+    struct winsize ws;
+    if (::ioctl(io.out_fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    return 80;
+  }
+  return 0;
+}
+
+bool UseColor(const CommandIo& io, bool force, bool never) {
+  if (never) return false;
+  if (force) return true;
+  if (std::optional<std::string_view> no_color = GetEnv(io, "NO_COLOR");
+      no_color && !no_color->empty()) {
+    return false;
+  }
+  if (std::optional<std::string_view> term = GetEnv(io, "TERM"); term && *term == "dumb") {
+    return false;
+  }
+  return ::isatty(io.out_fd) == 1;
+}
+
+}  // namespace
+
+std::string DescribeCommandHelp() {
+  return "Show a workload as a tree: its components, instances, replicas, pods, nodes,\n"
+         "resources and gang groups.\n"
+         "\n"
+         "Usage:\n"
+         "  wmap describe -f WORKLOAD [-f PODS-AND-CHILDREN...] [--definition DEF]\n"
+         "                [-o tree|json|yaml]\n"
+         "\n"
+         "The workload is read through the definition of its apiVersion and kind (built-in\n"
+         "catalog, --definitions DIR, --definition FILE). Pods and child objects (Jobs,\n"
+         "StatefulSets, ...) given with more -f flags, or in the same file, are attributed to\n"
+         "it through their controller ownerReferences and to a component and instance through\n"
+         "the definition's pod selectors. Every workload found is described, in input order.\n"
+         "\n"
+         "Tree: the root component with its matched statuses, then each component with\n"
+         "'replicas D' (desired) or, when pods are given, 'replicas D/C/R' (desired, current,\n"
+         "ready), GPUs, cpu and memory requested (from the pods when given, else pod templates\n"
+         "times replicas), each instance, each pod with its phase, readiness and node; then the\n"
+         "gang groups with their minimum and the pods that join them; then the pods that could\n"
+         "not be attributed, with the reason.\n"
+         "\n"
+         "Flags:\n"
+         "  -f, --filename PATH    workload, pods and child objects (repeatable; files, folders,\n"
+         "                         - for standard input)\n"
+         "  -d, --definition FILE  use the definitions of FILE (repeatable)\n"
+         "  --definitions DIR      use the definitions of DIR (repeatable)\n"
+         "  -o, --output FORMAT    tree (default), json or yaml (one document per workload)\n"
+         "  --pod-limit N          pods shown per instance in the tree (default 20; 0 = all)\n"
+         "  --width N              wrap and shorten the tree to N columns (default: COLUMNS, or\n"
+         "                         the terminal's width; no limit when not a terminal)\n"
+         "  --color, --no-color    force colours on or off (default: on for a terminal unless\n"
+         "                         NO_COLOR is set)\n"
+         "  --lenient, --no-crd-defaults   as for 'wmap validate'\n"
+         "\n"
+         "Examples:\n"
+         "  wmap describe -f examples/jobset-training.yaml\n"
+         "  wmap describe -f examples/raycluster.yaml -f examples/raycluster.pods.yaml\n"
+         "  wmap describe -f examples/leaderworkerset-serving.yaml -o json\n"
+         "  kubectl get pods -n ml -o yaml > pods.yaml\n"
+         "  wmap describe -f my-jobset.yaml -f pods.yaml --width 80\n"
+         "\n"
+         "Exit status: 0 success, 1 invalid input or the definition cannot read the workload,\n"
+         "2 usage, 3 a path does not exist or no workload was found, 4 no definition for the\n"
+         "workload's type.\n";
+}
+
+int RunDescribeCommand(std::span<const std::string> args, const CommandIo& io) {
+  InputFlags input;
+  std::string output, width_flag, pod_limit_flag;
+  bool help = false, color = false, no_color = false;
+  FlagParser parser;
+  input.Register(&parser);
+  parser.String({"-o", "--output"}, &output);
+  parser.String({"--width"}, &width_flag);
+  parser.String({"--pod-limit"}, &pod_limit_flag);
+  parser.Bool({"--color"}, &color);
+  parser.Bool({"--no-color"}, &no_color);
+  parser.Bool({"-h", "--help"}, &help);
+  std::vector<std::string> positional;
+  if (std::optional<CliError> e = parser.Parse(args, &positional)) {
+    e->hint = "run 'wmap describe --help' for usage";
+    return ReportError(io, "describe", output, *e);
+  }
+  if (help) {
+    WriteAll(io.out_fd, DescribeCommandHelp());
+    return kExitOk;
+  }
+  if (output.empty()) output = "tree";
+  if (output != "tree" && output != "json" && output != "yaml") {
+    return ReportError(
+        io, "describe", "",
+        UsageError("unknown output format \"" + output + "\" (use tree, json or yaml)"));
+  }
+  if (!positional.empty()) {
+    return ReportError(io, "describe", output,
+                       UsageError("unexpected argument \"" + positional[0] + "\"",
+                                  "give the workload with -f FILE"));
+  }
+  if (input.files.empty()) {
+    return ReportError(io, "describe", output,
+                       UsageError("give the workload with -f FILE (- for standard input)",
+                                  "run 'wmap describe --help' for usage"));
+  }
+  TreeOptions tree_options;
+  tree_options.pod_limit = 20;
+  if (!pod_limit_flag.empty()) {
+    std::optional<size_t> n = ParseCount(pod_limit_flag);
+    if (!n) {
+      return ReportError(io, "describe", output,
+                         UsageError("--pod-limit takes a count, not \"" + pod_limit_flag + "\""));
+    }
+    tree_options.pod_limit = *n;
+  }
+  if (!width_flag.empty() && !ParseCount(width_flag)) {
+    return ReportError(io, "describe", output,
+                       UsageError("--width takes a count of columns, not \"" + width_flag + "\""));
+  }
+  tree_options.render.width = OutputWidth(io, width_flag);
+  tree_options.render.color = UseColor(io, color, no_color);
+
+  DefinitionResolver resolver;
+  if (std::optional<CliError> e = DefinitionResolver::Create(input, io, &resolver)) {
+    return ReportError(io, "describe", output, *e);
+  }
+  std::vector<InputObject> objects;
+  if (std::optional<CliError> e = ReadAllObjects(input.files, io, &objects)) {
+    return ReportError(io, "describe", output, *e);
+  }
+  SplitResult split = SplitWorkloads(std::move(objects), resolver);
+  if (split.workloads.empty()) {
+    if (!split.undefined.empty()) {
+      return ReportError(io, "describe", output,
+                         DefinitionResolver::NoDefinition(split.undefined.front()));
+    }
+    CliError e;
+    e.exit_code = kExitNotFound;
+    e.code = std::string(kErrNotFound);
+    e.message = "no workload object found in the inputs";
+    e.hint = split.orphans.empty()
+                 ? "give the workload object with -f FILE"
+                 : "the pods and child objects given belong to a workload that was not given: "
+                   "add it with -f FILE";
+    return ReportError(io, "describe", output, e);
+  }
+  {
+    std::vector<std::string> reported;
+    for (const InputObject& u : split.undefined) {
+      std::string key = std::string(u.ApiVersion()) + " " + std::string(u.Kind());
+      if (std::find(reported.begin(), reported.end(), key) != reported.end()) continue;
+      reported.push_back(key);
+      ReportWarning(io, "describe",
+                    DefinitionResolver::NoDefinition(u).Located() + " (not described)");
+    }
+  }
+  OutputBuffer out(io.out_fd);
+  int exit_code = kExitOk;
+  bool first = true;
+  for (const WorkloadGroup& group : split.workloads) {
+    DescribeView view;
+    if (std::optional<CliError> e = BuildDescribeView(group, &view)) {
+      out.Flush();
+      exit_code = ReportError(io, "describe", output, *e);
+      continue;
+    }
+    if (output == "json") {
+      json::WriteOptions w;
+      w.sort_keys = false;
+      out.Append(json::ToString(DescribeValue(view), w) + "\n");
+    } else if (output == "yaml") {
+      if (!first) out.Append("---\n");
+      out.Append(yaml::ToString(DescribeValue(view)));
+    } else {
+      if (!first) out.Append("\n");
+      out.Append(DescribeText(view, tree_options));
+    }
+    first = false;
+  }
+  return exit_code;
+}
+
+}  // namespace wmap::cli

@@ -1,0 +1,30 @@
+// Human-readable figures for tables and trees: CPU and memory quantities, ages as kubectl prints
+// them, and the reference "now" (SOURCE_DATE_EPOCH when set, so that output can be reproduced).
+#ifndef WMAP_CLI_DISPLAY_FORMAT_H_
+#define WMAP_CLI_DISPLAY_FORMAT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cli/command.h"
+
+namespace wmap::cli {
+
+// Millicores as Kubernetes writes them: "0", "500m", "2", "2.5".
+std::string FormatCpu(int64_t millicores);
+// Bytes in the largest binary unit that keeps a value of at least 1, with at most one decimal:
+// "0", "512Mi", "1.5Gi", "256Gi", "1Ti".
+std::string FormatMemory(int64_t bytes);
+// kubectl's HumanDuration: "45s", "3m20s", "5h", "12d", "2y30d"; "<invalid>" when negative.
+std::string HumanDuration(int64_t seconds);
+// Seconds since the epoch of an RFC 3339 timestamp ("2025-03-14T09:26:53Z", offsets and
+// fractions allowed); nullopt when it is not one.
+std::optional<int64_t> ParseTimestamp(std::string_view text);
+// SOURCE_DATE_EPOCH from the command's environment when it is an integer, else the clock.
+int64_t NowSeconds(const CommandIo& io);
+
+}  // namespace wmap::cli
+
+#endif  // WMAP_CLI_DISPLAY_FORMAT_H_

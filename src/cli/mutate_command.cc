@@ -1,0 +1,200 @@
+// `wmap mutate`: changes the pod templates of workload objects through their definitions and
+// prints the whole updated objects or patches.
+#include <string>
+#include <vector>
+
+#include "cli/pod_commands.h"
+#include "wmap/mutate.h"
+#include "wmap/workload.h"
+
+namespace wmap::cli {
+namespace {
+
+struct MutateFlags {
+  InputFlags input;
+  std::string output;
+  std::string component;
+  std::string instance;
+  std::string scheduler_name;
+  std::string priority_class;
+  std::vector<std::string> labels, annotations, node_selectors, tolerations, images;
+  bool help = false;
+};
+
+// The changes the flags ask for, or the usage error of the first bad value.
+std::optional<CliError> ParseChanges(const MutateFlags& f, const std::vector<std::string>& args,
+                                     PodChanges* changes) {
+  auto has = [&](std::string_view a, std::string_view b = "") {
+    for (const std::string& s : args) {
+      if (s == a || s.starts_with(std::string(a) + "=") ||
+          (!b.empty() && (s == b || s.starts_with(std::string(b) + "=")))) {
+        return true;
+      }
+    }
+    return false;
+  };
+  auto bad = [](const Error& e) { return UsageError(e.message, e.hint); };
+  if (has("--scheduler-name")) changes->scheduler_name = f.scheduler_name;
+  if (has("--priority-class", "--priority-class-name")) {
+    changes->priority_class_name = f.priority_class;
+  }
+  struct KeyValues {
+    const std::vector<std::string>* texts;
+    std::vector<std::pair<std::string, std::string>>* out;
+    std::string_view what;
+  };
+  for (const KeyValues& kv :
+       {KeyValues{&f.labels, &changes->labels, "label"},
+        KeyValues{&f.annotations, &changes->annotations, "annotation"},
+        KeyValues{&f.node_selectors, &changes->node_selector, "node-selector"}}) {
+    for (const std::string& text : *kv.texts) {
+      Result<std::pair<std::string, std::string>> pair = ParseKeyValue(text, kv.what);
+      if (!pair.ok()) return bad(pair.error());
+      kv.out->push_back(std::move(pair.value()));
+    }
+  }
+  for (const std::string& text : f.tolerations) {
+    Result<Toleration> t = ParseToleration(text);
+    if (!t.ok()) return bad(t.error());
+    changes->tolerations.push_back(std::move(t.value()));
+  }
+  for (const std::string& text : f.images) {
+    Result<ImageChange> image = ParseImageChange(text);
+    if (!image.ok()) return bad(image.error());
+    changes->images.push_back(std::move(image.value()));
+  }
+  if (changes->scheduler_name && changes->scheduler_name->empty()) {
+    return UsageError("--scheduler-name needs a name");
+  }
+  if (changes->priority_class_name && changes->priority_class_name->empty()) {
+    return UsageError("--priority-class needs a name");
+  }
+  if (changes->empty()) {
+    return UsageError("nothing to change",
+                      "give at least one of --scheduler-name, --priority-class, --label, "
+                      "--annotation, --node-selector, --toleration, --image");
+  }
+  return std::nullopt;
+}
+
+CliError MutateFailure(const InputObject& workload, const MutateError& e) {
+  switch (e.kind) {
+    case MutateError::Kind::kNotFound:
+      return WorkloadError(workload, kExitNotFound, kErrNotFound, e.error.message, e.error.hint);
+    case MutateError::Kind::kNotWritable:
+      return WorkloadError(workload, kExitError, kErrNotWritable, e.error.message, e.error.hint);
+    case MutateError::Kind::kEvaluation:
+      break;
+  }
+  return WorkloadError(workload, kExitError, kErrEvaluation, e.error.message, e.error.hint);
+}
+
+}  // namespace
+
+std::string MutateCommandHelp() {
+  return "Change the pod templates of a workload through its definition, offline.\n"
+         "\n"
+         "Usage:\n"
+         "  wmap mutate -f WORKLOAD [--component C] [--instance I] CHANGES... "
+         "[-o yaml|json|patch|json-patch]\n"
+         "\n"
+         "Every pod template the definition describes is changed (podTemplateSpecPath,\n"
+         "podSpecPath with metadataPath, or the fragment paths), or only those of one component\n"
+         "or one instance. The whole updated object is printed with its field order and every\n"
+         "untouched field as they were. -o patch prints a JSON merge patch (RFC 7386) instead\n"
+         "(arrays are replaced whole), -o json-patch a JSON patch (RFC 6902) that adds,\n"
+         "removes or replaces only what changed, list items included.\n"
+         "\n"
+         "Changes (repeatable unless noted):\n"
+         "  --scheduler-name NAME      spec.schedulerName (once)\n"
+         "  --priority-class NAME      spec.priorityClassName (once)\n"
+         "  --label KEY=VALUE          metadata.labels\n"
+         "  --annotation KEY=VALUE     metadata.annotations\n"
+         "  --node-selector KEY=VALUE  spec.nodeSelector\n"
+         "  --toleration TOLERATION    spec.tolerations, added unless present:\n"
+         "                             key=value:effect or key=value (operator Equal),\n"
+         "                             key:effect or key (operator Exists); effect is\n"
+         "                             NoSchedule, PreferNoSchedule or NoExecute\n"
+         "  --image [NAME=]IMAGE       the image of container NAME (containers and\n"
+         "                             initContainers), or of every container\n"
+         "\n"
+         "Flags:\n"
+         "  -f, --filename PATH        the workload (YAML or JSON; - for standard input);\n"
+         "                             repeatable; every workload found is changed, pods and\n"
+         "                             objects owned by a workload are left out\n"
+         "      --component NAME       only this component's pod templates\n"
+         "      --instance ID          only this instance (for example a replicatedJob name)\n"
+         "  -o, --output FORMAT        yaml (default), json, patch or json-patch\n"
+         "  -d, --definition FILE      read the workload through this definition\n"
+         "      --definitions DIR      add the definitions of a folder to the built-in ones\n"
+         "      --lenient              ignore unknown fields in definitions\n"
+         "      --no-crd-defaults      do not default the condition field names\n"
+         "  -h, --help                 show this help\n"
+         "\n"
+         "Examples:\n"
+         "  wmap mutate -f examples/jobset-training.yaml --scheduler-name kai-scheduler \\\n"
+         "      --label kai.scheduler/queue=research\n"
+         "  wmap mutate -f examples/raycluster.yaml --instance gpu-inference \\\n"
+         "      --toleration spot=true:PreferNoSchedule --image ray-worker=rayproject/ray:2.45.0\n"
+         "  kubectl patch jobset llama-finetune --type merge \\\n"
+         "      -p \"$(wmap mutate -f examples/jobset-training.yaml --priority-class high \\\n"
+         "              -o patch)\"\n"
+         "  kubectl patch raycluster ray-batch-inference --type json \\\n"
+         "      -p \"$(wmap mutate -f examples/raycluster.yaml --label team=ml -o json-patch)\"\n"
+         "\n"
+         "Exit status: 0 changed, 1 the definition cannot write the change or the workload cannot\n"
+         "be read, 2 usage, 3 a file, component, instance or container not found, 4 no definition\n"
+         "for the workload's type. With -o json or yaml errors are printed as\n"
+         "{\"error\", \"message\", \"hint\"} on standard output.\n";
+}
+
+int RunMutateCommand(std::span<const std::string> args, const CommandIo& io) {
+  MutateFlags f;
+  FlagParser parser;
+  f.input.Register(&parser);
+  parser.String({"-o", "--output"}, &f.output);
+  parser.String({"--component"}, &f.component);
+  parser.String({"--instance"}, &f.instance);
+  parser.String({"--scheduler-name"}, &f.scheduler_name);
+  parser.String({"--priority-class", "--priority-class-name"}, &f.priority_class);
+  parser.Strings({"--label"}, &f.labels);
+  parser.Strings({"--annotation"}, &f.annotations);
+  parser.Strings({"--node-selector"}, &f.node_selectors);
+  parser.Strings({"--toleration"}, &f.tolerations);
+  parser.Strings({"--image"}, &f.images);
+  parser.Bool({"-h", "--help"}, &f.help);
+  if (std::optional<int> done =
+          ParseCommandLine(parser, args, io, "mutate", &f.output, &f.help, MutateCommandHelp)) {
+    return *done;
+  }
+  std::string format = f.output.empty() ? "yaml" : f.output;
+  if (format != "yaml" && format != "json" && format != "patch" && format != "json-patch") {
+    return ReportError(io, "mutate", "",
+                       UsageError("unknown output format \"" + f.output + "\"",
+                                  "use -o yaml, -o json, -o patch or -o json-patch"));
+  }
+  PodChanges changes;
+  std::vector<std::string> arg_list(args.begin(), args.end());
+  if (std::optional<CliError> e = ParseChanges(f, arg_list, &changes)) {
+    return ReportError(io, "mutate", f.output, *e);
+  }
+  MutateScope scope;
+  if (!f.component.empty()) scope.component = f.component;
+  if (!f.instance.empty()) scope.instance = f.instance;
+
+  WorkloadInputs inputs;
+  if (std::optional<CliError> e = ReadWorkloadInputs(f.input, io, "mutate", &inputs)) {
+    return ReportError(io, "mutate", f.output, *e);
+  }
+  std::vector<Value> documents;
+  for (const WorkloadGroup& g : inputs.split.workloads) {
+    Workload workload(g.entry->definition, g.workload.value);
+    MutateResult r = MutateWorkload(workload, scope, changes);
+    if (!r.ok()) return ReportError(io, "mutate", f.output, MutateFailure(g.workload, r.error()));
+    documents.push_back(OutputDocument(format, g.workload.value, r.object()));
+  }
+  WriteAll(io.out_fd, RenderDocuments(documents, format == "yaml" ? "yaml" : "json"));
+  return kExitOk;
+}
+
+}  // namespace wmap::cli

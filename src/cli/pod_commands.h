@@ -1,0 +1,72 @@
+// `wmap gang`, `wmap mutate`, `wmap suspend`, `wmap resume` and `wmap completion`, and what they
+// share: reading the workloads of `-f` inputs and printing whole objects or merge patches.
+#ifndef WMAP_CLI_POD_COMMANDS_H_
+#define WMAP_CLI_POD_COMMANDS_H_
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/workload_input.h"
+#include "wmap/value.h"
+
+namespace wmap::cli {
+
+int RunGangCommand(std::span<const std::string> args, const CommandIo& io);
+std::string GangCommandHelp();
+
+int RunMutateCommand(std::span<const std::string> args, const CommandIo& io);
+std::string MutateCommandHelp();
+
+int RunSuspendCommand(std::span<const std::string> args, const CommandIo& io);
+std::string SuspendCommandHelp();
+int RunResumeCommand(std::span<const std::string> args, const CommandIo& io);
+std::string ResumeCommandHelp();
+
+int RunCompletionCommand(std::span<const std::string> args, const CommandIo& io);
+std::string CompletionCommandHelp();
+
+// Machine-readable error code of a change the definition cannot make.
+inline constexpr std::string_view kErrNotWritable = "not_writable";
+// ... and of a workload type that cannot be suspended or resumed.
+inline constexpr std::string_view kErrNotSupported = "not_supported";
+
+// The workloads found in `-f` inputs, with the definitions that read them.
+struct WorkloadInputs {
+  DefinitionResolver resolver;
+  SplitResult split;
+};
+
+// Loads the definitions and reads and splits the inputs of `flags`. Objects of a kind no
+// definition reads are reported once per kind as a warning when there are workloads; when there
+// is none the result is an error: exit 4 for an object without a definition, exit 3 when the
+// inputs hold only pods or owned objects. Without -f the error is a usage error.
+std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const CommandIo& io,
+                                           std::string_view command, WorkloadInputs* out);
+
+// A CliError located at the workload (its file and document position).
+CliError WorkloadError(const InputObject& workload, int exit_code, std::string_view code,
+                       std::string message, std::string hint);
+
+// Documents in the format of -o: "yaml" (kubectl's style, field order kept, "---" between
+// documents) or "json" (indented, field order kept, one value per document).
+std::string RenderDocuments(const std::vector<Value>& documents, std::string_view format);
+
+// What -o asks a command that changes a workload to print: the changed object ("yaml", "json"),
+// a JSON merge patch ("patch", RFC 7386) or a JSON patch ("json-patch", RFC 6902) from `before`.
+Value OutputDocument(std::string_view format, const Value& before, const Value& after);
+
+// Parses `args` with `parser`, whose flags write `*output` (-o) and `*help` (-h/--help).
+// Positional arguments are a usage error. Prints the help when asked. Returns the exit code to
+// stop with, or nullopt to go on.
+std::optional<int> ParseCommandLine(const FlagParser& parser, std::span<const std::string> args,
+                                    const CommandIo& io, std::string_view command,
+                                    const std::string* output, const bool* help,
+                                    std::string (*help_text)());
+
+}  // namespace wmap::cli
+
+#endif  // WMAP_CLI_POD_COMMANDS_H_

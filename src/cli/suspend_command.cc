@@ -1,0 +1,132 @@
+// `wmap suspend` and `wmap resume`: the definition's suspend or resume actions applied to
+// workload objects, printed whole or as patches.
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/pod_commands.h"
+#include "wmap/workload.h"
+
+namespace wmap::cli {
+namespace {
+
+// Replaces every "{key}" of `text` with its value.
+std::string Fill(std::string text,
+                 std::initializer_list<std::pair<std::string_view, std::string_view>> values) {
+  for (const auto& [key, value] : values) {
+    std::string token = "{" + std::string(key) + "}";
+    for (size_t at = text.find(token); at != std::string::npos;
+         at = text.find(token, at + value.size())) {
+      text.replace(at, token.size(), value);
+    }
+  }
+  return text;
+}
+
+constexpr std::string_view kHelp =
+    "{Verb} a workload offline: apply its definition's {actions} (each sets a path\n"
+    "to a value, such as .spec.suspend = {value}) and print the result.\n"
+    "\n"
+    "Usage:\n"
+    "  wmap {verb} -f WORKLOAD [-o yaml|json|patch|json-patch]\n"
+    "\n"
+    "The whole updated object is printed with its field order and every other field as\n"
+    "they were; -o patch prints a JSON merge patch (RFC 7386), -o json-patch a JSON patch\n"
+    "(RFC 6902). The actions are those of the root component's suspendDefinition; a workload\n"
+    "type whose definition has none cannot be {done} this way.\n"
+    "\n"
+    "Flags:\n"
+    "  -f, --filename PATH    the workload (YAML or JSON; - for standard input); repeatable\n"
+    "  -o, --output FORMAT    yaml (default), json, patch or json-patch\n"
+    "  -d, --definition FILE  read the workload through this definition\n"
+    "      --definitions DIR  add the definitions of a folder to the built-in ones\n"
+    "      --lenient          ignore unknown fields in definitions\n"
+    "      --no-crd-defaults  do not default the condition field names\n"
+    "  -h, --help             show this help\n"
+    "\n"
+    "Examples:\n"
+    "  wmap {verb} -f examples/jobset-training.yaml\n"
+    "  wmap {verb} -f examples/jobset-training.yaml -o patch\n"
+    "  kubectl patch jobset llama-finetune --type merge \\\n"
+    "      -p \"$(wmap {verb} -f examples/jobset-training.yaml -o patch)\"\n"
+    "\n"
+    "Exit status: 0 done, 1 the type cannot be {done} or an action fails, 2 usage,\n"
+    "3 a file not found, 4 no definition for the workload's type. With -o json or yaml\n"
+    "errors are printed as {\"error\", \"message\", \"hint\"} on standard output.\n";
+
+std::string Help(std::string_view verb) {
+  bool suspend = verb == "suspend";
+  return Fill(std::string(kHelp), {{"Verb", suspend ? "Suspend" : "Resume"},
+                                   {"verb", verb},
+                                   {"actions", suspend ? "suspendActions" : "resumeActions"},
+                                   {"value", suspend ? "true" : "false"},
+                                   {"done", suspend ? "suspended" : "resumed"}});
+}
+
+int Run(std::span<const std::string> args, const CommandIo& io, std::string_view verb,
+        std::string (*help_text)()) {
+  InputFlags input;
+  std::string output;
+  bool help = false;
+  FlagParser parser;
+  input.Register(&parser);
+  parser.String({"-o", "--output"}, &output);
+  parser.Bool({"-h", "--help"}, &help);
+  if (std::optional<int> done =
+          ParseCommandLine(parser, args, io, verb, &output, &help, help_text)) {
+    return *done;
+  }
+  std::string format = output.empty() ? "yaml" : output;
+  if (format != "yaml" && format != "json" && format != "patch" && format != "json-patch") {
+    return ReportError(io, verb, "",
+                       UsageError("unknown output format \"" + output + "\"",
+                                  "use -o yaml, -o json, -o patch or -o json-patch"));
+  }
+  WorkloadInputs inputs;
+  if (std::optional<CliError> e = ReadWorkloadInputs(input, io, verb, &inputs)) {
+    return ReportError(io, verb, output, *e);
+  }
+  bool suspend = verb == "suspend";
+  std::vector<Value> documents;
+  for (const WorkloadGroup& g : inputs.split.workloads) {
+    const Definition& d = g.entry->definition;
+    if (!d.root().suspend) {
+      std::string kind =
+          std::string(g.workload.ApiVersion()) + " " + std::string(g.workload.Kind());
+      return ReportError(
+          io, verb, output,
+          WorkloadError(g.workload, kExitError, kErrNotSupported,
+                        kind + " cannot be " + (suspend ? "suspended" : "resumed") +
+                            ": definition " + d.name() + " has no suspendDefinition",
+                        "add a suspendDefinition with suspendActions and resumeActions to the "
+                        "root component of the definition and pass it with --definition FILE"));
+    }
+    Workload workload(d, g.workload.value);
+    Result<Value> r = suspend ? workload.ApplySuspendActions(0) : workload.ApplyResumeActions(0);
+    if (!r.ok()) {
+      return ReportError(
+          io, verb, output,
+          WorkloadError(g.workload, kExitError, kErrEvaluation,
+                        "definition " + d.name() + ": " + r.error().message, r.error().hint));
+    }
+    documents.push_back(OutputDocument(format, g.workload.value, *r));
+  }
+  WriteAll(io.out_fd, RenderDocuments(documents, format == "yaml" ? "yaml" : "json"));
+  return kExitOk;
+}
+
+}  // namespace
+
+std::string SuspendCommandHelp() { return Help("suspend"); }
+std::string ResumeCommandHelp() { return Help("resume"); }
+
+int RunSuspendCommand(std::span<const std::string> args, const CommandIo& io) {
+  return Run(args, io, "suspend", SuspendCommandHelp);
+}
+
+int RunResumeCommand(std::span<const std::string> args, const CommandIo& io) {
+  return Run(args, io, "resume", ResumeCommandHelp);
+}
+
+}  // namespace wmap::cli

@@ -1,0 +1,393 @@
+#include "resolve/gang_plan_support.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "resolve/extract.h"
+#include "wmap/json.h"
+
+namespace wmap::resolve {
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+int64_t Add(int64_t a, int64_t b) { return a > kMax - b ? kMax : a + b; }
+int64_t Mul(int64_t a, int64_t b) {
+  if (a == 0 || b == 0) return 0;
+  return a > kMax / b ? kMax : a * b;
+}
+
+Tally Scaled(const Tally& t, int64_t n) {
+  Tally out;
+  out.pods = Mul(t.pods, n);
+  out.requests = Times(t.requests, n);
+  if (n > 0) out.max_per_pod = t.max_per_pod;
+  return out;
+}
+
+void Accumulate(Tally* into, const Tally& t) {
+  into->pods = Add(into->pods, t.pods);
+  AddTo(&into->requests, t.requests);
+  MaxInto(&into->max_per_pod, t.max_per_pod);
+}
+
+// A pod spec assembled from the fragments that carry resources.
+Value SpecFromFragments(const FragmentedPodSpec& f) {
+  Value spec = Value::EmptyObject();
+  if (f.containers.is_array()) {
+    spec.set("containers", f.containers);
+  } else if (f.container.is_object()) {
+    spec.set("containers", Value::Array({f.container}));
+  } else if (f.resources.is_object()) {
+    spec.set("containers", Value::Array({Value::Object({{"resources", f.resources}})}));
+  }
+  if (f.resource_claims.is_array()) spec.set("resourceClaims", f.resource_claims);
+  return spec;
+}
+
+bool HasScaleDefinition(const Definition& d) {
+  for (const ComponentDefinition& c : d.components()) {
+    if (c.scale) return true;
+  }
+  return false;
+}
+
+int64_t CountLeaves(const Definition& d, size_t c) {
+  if (d.Children(c).empty()) return 1;
+  int64_t n = 0;
+  for (size_t child : d.Children(c)) n += CountLeaves(d, child);
+  return n;
+}
+
+bool Selected(const InstanceData& instance, const Selection& s) {
+  return !s.instance || instance.id == *s.instance;
+}
+
+std::string Describe(const Value& v) {
+  std::string text = json::ToCompactString(v);
+  return text.size() > 80 ? text.substr(0, 77) + "..." : text;
+}
+
+Result<std::vector<Value>> Run(const Expression& e, const Value& object,
+                               const GangVariables& variables) {
+  EvalOptions options;
+  jq::RunContext context;
+  context.budget.deadline = std::chrono::steady_clock::now() + options.timeout;
+  std::vector<Value> vars = {Value::String(variables.instance),
+                             variables.replica ? Value::Int(*variables.replica) : Value()};
+  std::vector<Value> results;
+  bool too_many = false;
+  std::optional<jq::RunError> error = e.program->Run(object, vars, context, [&](const Value& v) {
+    results.push_back(v);
+    if (results.size() >= options.max_results) {
+      too_many = true;
+      return false;
+    }
+    return true;
+  });
+  if (error) {
+    return MakeError("JQ execution error for expression '" + e.text + "': " + error->message);
+  }
+  if (too_many) {
+    return MakeError("query results exceed the allowed number " +
+                     std::to_string(options.max_results));
+  }
+  return results;
+}
+
+}  // namespace
+
+Result<const ComponentData*> WorkloadReader::Component(size_t component) {
+  auto found = cache_.find(component);
+  if (found != cache_.end()) return &found->second;
+  const ComponentDefinition& c = definition().components()[component];
+  std::string prefix = "component " + c.name;
+  auto ids = workload_.InstanceIds(component);
+  if (!ids.ok()) return Wrap(prefix, ids.error());
+  ComponentData data;
+  data.instances.resize(ids->size());
+  for (size_t k = 0; k < ids->size(); ++k) data.instances[k].id = (*ids)[k];
+  auto scales = workload_.Scales(component);
+  if (!scales.ok()) return Wrap(prefix, scales.error());
+  auto ppr = workload_.PodsPerReplica(component);
+  if (!ppr.ok()) return Wrap(prefix, ppr.error());
+  for (size_t k = 0; k < data.instances.size(); ++k) {
+    InstanceData& in = data.instances[k];
+    if (*scales && k < (*scales)->size()) in.scale = (**scales)[k];
+    if (in.scale && in.scale->replicas) in.replicas = *in.scale->replicas;
+    in.min_replicas = in.scale && in.scale->min_replicas ? *in.scale->min_replicas : in.replicas;
+    if (in.replicas < 0 || in.min_replicas < 0) {
+      return MakeError(prefix + " instance \"" + in.id + "\": replicas " +
+                       std::to_string(std::min(in.replicas, in.min_replicas)) + " is negative");
+    }
+    if (*ppr && k < (*ppr)->size()) in.pods_per_replica = (**ppr)[k];
+  }
+  // Pod templates and the requests of one pod, per instance.
+  if (c.spec && c.spec->pod_template_spec) {
+    auto r = workload_.PodTemplateSpecs(component);
+    if (!r.ok()) return Wrap(prefix, r.error());
+    for (size_t k = 0; *r && k < (*r)->size() && k < data.instances.size(); ++k) {
+      data.instances[k].pod_template = (**r)[k];
+    }
+  } else if (c.spec && c.spec->pod_spec) {
+    auto specs = workload_.PodSpecs(component);
+    if (!specs.ok()) return Wrap(prefix, specs.error());
+    auto metadata = workload_.PodMetadata(component);
+    if (!metadata.ok()) return Wrap(prefix, metadata.error());
+    for (size_t k = 0; *specs && k < (*specs)->size() && k < data.instances.size(); ++k) {
+      Value t = Value::EmptyObject();
+      if (*metadata && k < (*metadata)->size() && !(**metadata)[k].is_null()) {
+        t.set("metadata", (**metadata)[k]);
+      }
+      t.set("spec", (**specs)[k]);
+      data.instances[k].pod_template = std::move(t);
+    }
+  }
+  std::optional<std::vector<FragmentedPodSpec>> fragments;
+  if (c.spec && c.spec->fragmented) {
+    auto r = workload_.FragmentedPodSpecs(component);
+    if (!r.ok()) return Wrap(prefix, r.error());
+    fragments = std::move(*r);
+  }
+  for (size_t k = 0; k < data.instances.size(); ++k) {
+    InstanceData& in = data.instances[k];
+    Value spec;
+    if (const Value* s = in.pod_template.is_object() ? in.pod_template.find("spec") : nullptr) {
+      spec = *s;
+    } else if (fragments && k < fragments->size()) {
+      spec = SpecFromFragments((*fragments)[k]);
+    }
+    if (spec.is_null()) continue;
+    auto per_pod = EffectivePodResources(spec);
+    if (!per_pod.ok()) return Wrap(prefix + " instance \"" + in.id + "\"", per_pod.error());
+    in.per_pod = std::move(*per_pod);
+  }
+  return &cache_.emplace(component, std::move(data)).first->second;
+}
+
+Result<int64_t> WorkloadReader::Units(size_t component, const Selection& selection, bool minimum) {
+  auto data = Component(component);
+  if (!data.ok()) return data.error();
+  int64_t units = 0;
+  for (const InstanceData& in : (*data)->instances) {
+    if (!Selected(in, selection)) continue;
+    int64_t replicas = selection.replica ? 1 : (minimum ? in.min_replicas : in.replicas);
+    units = Add(units, Mul(replicas, in.pods_per_replica));
+  }
+  return units;
+}
+
+Result<Tally> WorkloadReader::Subtree(size_t component, const Selection& selection, bool minimum) {
+  auto data = Component(component);
+  if (!data.ok()) return data.error();
+  std::span<const size_t> children = definition().Children(component);
+  Tally below;
+  for (size_t child : children) {
+    auto t = Subtree(child, {}, minimum);
+    if (!t.ok()) return t.error();
+    Accumulate(&below, *t);
+  }
+  Tally out;
+  for (const InstanceData& in : (*data)->instances) {
+    if (!Selected(in, selection)) continue;
+    int64_t replicas = selection.replica ? 1 : (minimum ? in.min_replicas : in.replicas);
+    int64_t units = Mul(replicas, in.pods_per_replica);
+    if (!children.empty()) {
+      Accumulate(&out, Scaled(below, units));
+    } else {
+      Tally one;
+      one.pods = 1;
+      one.requests = in.per_pod.requests;
+      one.max_per_pod = in.per_pod.requests;
+      Accumulate(&out, Scaled(one, units));
+    }
+  }
+  return out;
+}
+
+Result<Tally> WorkloadReader::InScope(std::optional<size_t> anchor,
+                                      const Selection& anchor_selection, size_t target,
+                                      const Selection& selection, bool minimum) {
+  if (anchor && *anchor == target) {
+    Selection merged = anchor_selection;
+    if (selection.instance) merged.instance = selection.instance;
+    if (selection.replica) merged.replica = selection.replica;
+    return Subtree(target, merged, minimum);
+  }
+  auto tally = Subtree(target, selection, minimum);
+  if (!tally.ok()) return tally.error();
+  int64_t multiplier = 1;
+  for (int a = definition().Parent(target); a >= 0; a = definition().Parent(a)) {
+    bool is_anchor = anchor && static_cast<size_t>(a) == *anchor;
+    auto units = Units(a, is_anchor ? anchor_selection : Selection{}, minimum);
+    if (!units.ok()) return units.error();
+    multiplier = Mul(multiplier, *units);
+    if (is_anchor) break;
+  }
+  return Scaled(*tally, multiplier);
+}
+
+Result<int64_t> WorkloadReader::KartaPods(size_t component,
+                                          const std::optional<std::string>& instance) {
+  const Definition& d = definition();
+  if (!HasScaleDefinition(d)) return CountLeaves(d, component);
+  auto data = Component(component);
+  if (!data.ok()) return data.error();
+  int64_t own = 0;
+  for (const InstanceData& in : (*data)->instances) {
+    if (instance && in.id != *instance) continue;
+    if (in.scale && in.scale->replicas && *in.scale->replicas > 0) {
+      own = Add(own, *in.scale->replicas);
+    }
+  }
+  if (d.Children(component).empty()) return own;
+  int64_t children = 0;
+  for (size_t child : d.Children(component)) {
+    auto n = KartaPods(child);
+    if (!n.ok()) return n.error();
+    children = Add(children, *n);
+  }
+  if (children == 0) return own;
+  if (own == 0) return children;
+  return Mul(own, children);
+}
+
+Result<ResourceList> WorkloadReader::MaxPerPod(size_t component) {
+  ResourceList out;
+  auto data = Component(component);
+  if (!data.ok()) return data.error();
+  for (const InstanceData& in : (*data)->instances) MaxInto(&out, in.per_pod.requests);
+  for (size_t child : definition().Children(component)) {
+    auto r = MaxPerPod(child);
+    if (!r.ok()) return r.error();
+    MaxInto(&out, *r);
+  }
+  return out;
+}
+
+Result<Value> WorkloadReader::FirstTemplate(size_t component) {
+  auto data = Component(component);
+  if (!data.ok()) return data.error();
+  for (const InstanceData& in : (*data)->instances) {
+    if (!in.pod_template.is_null()) return in.pod_template;
+  }
+  for (size_t child : definition().Children(component)) {
+    auto t = FirstTemplate(child);
+    if (!t.ok() || !t->is_null()) return t;
+  }
+  return Value();
+}
+
+WorkloadIdentity IdentityOf(const Value& object) {
+  WorkloadIdentity id;
+  const Value* metadata = object.find("metadata");
+  auto text = [&](std::string_view key) {
+    const Value* v = metadata ? metadata->find(key) : nullptr;
+    return v && v->is_string() ? std::string(v->as_string()) : std::string();
+  };
+  id.name = text("name");
+  id.ns = text("namespace");
+  id.uid = text("uid");
+  return id;
+}
+
+std::string ExpandTemplate(const std::string& text,
+                           const std::map<std::string, std::string>& values) {
+  std::string out;
+  bool drop_next_dash = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '{') {
+      size_t close = text.find('}', i);
+      if (close != std::string::npos) {
+        auto it = values.find(text.substr(i + 1, close - i - 1));
+        std::string value = it == values.end() ? "" : it->second;
+        i = close;
+        if (value.empty()) {
+          // Take one adjacent '-' along: the one before, else the one after.
+          if (!out.empty() && out.back() == '-') {
+            out.pop_back();
+          } else {
+            drop_next_dash = true;
+          }
+        } else {
+          out += value;
+        }
+        continue;
+      }
+    }
+    if (drop_next_dash) {
+      drop_next_dash = false;
+      if (c == '-') continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+Result<std::optional<int32_t>> EvaluateCount(const Expression& e, const Value& object,
+                                             const GangVariables& variables,
+                                             const std::string& what) {
+  auto results = Run(e, object, variables);
+  if (!results.ok()) return Wrap(what, results.error());
+  if (results->empty()) return std::optional<int32_t>();
+  std::string want = "want one integer from 0 to 2147483647";
+  if (results->size() > 1) {
+    return MakeError(what + ": expression '" + e.text + "' (" + e.field + ") gave " +
+                     std::to_string(results->size()) + " results, " + want);
+  }
+  const Value& v = (*results)[0];
+  if (v.is_null()) return std::optional<int32_t>();
+  auto bad = [&] {
+    return MakeError(what + ": expression '" + e.text + "' (" + e.field + ") gave " + Describe(v) +
+                     ", " + want);
+  };
+  if (v.is_string()) {
+    std::string_view s = v.as_string();
+    int64_t n = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || n < 0 ||
+        n > std::numeric_limits<int32_t>::max()) {
+      return bad();
+    }
+    return std::optional<int32_t>(static_cast<int32_t>(n));
+  }
+  if (!v.is_number()) return bad();
+  if (v.is_integer()) {
+    if (v.as_int() < 0 || v.as_int() > std::numeric_limits<int32_t>::max()) return bad();
+    return std::optional<int32_t>(static_cast<int32_t>(v.as_int()));
+  }
+  double d = v.as_double();
+  if (!std::isfinite(d) || std::floor(d) != d || d < 0 || d > 2147483647.0) return bad();
+  return std::optional<int32_t>(static_cast<int32_t>(d));
+}
+
+Result<std::string> EvaluateText(const Expression& e, const Value& object,
+                                 const GangVariables& variables, const std::string& what) {
+  auto results = Run(e, object, variables);
+  if (!results.ok()) return Wrap(what, results.error());
+  if (results->empty()) return std::string();
+  if (results->size() > 1 || !((*results)[0].is_string() || (*results)[0].is_null())) {
+    std::string got = results->size() > 1 ? std::to_string(results->size()) + " results"
+                                          : Describe((*results)[0]);
+    return MakeError(what + ": expression '" + e.text + "' (" + e.field + ") gave " + got +
+                     ", want one string");
+  }
+  const Value& v = (*results)[0];
+  return v.is_null() ? std::string() : std::string(v.as_string());
+}
+
+Result<int32_t> ToCount(int64_t n, const std::string& what) {
+  if (n > std::numeric_limits<int32_t>::max()) {
+    return MakeError(what + ": " + std::to_string(n) +
+                     " pods is more than a pod group can count (2147483647)");
+  }
+  return static_cast<int32_t>(n);
+}
+
+GangTopology ToGangTopology(const Topology& t) {
+  return GangTopology{t.topology_name, t.required_topology_level, t.preferred_topology_level};
+}
+
+}  // namespace wmap::resolve

@@ -1,0 +1,74 @@
+// KAI Scheduler: scheduling.run.ai/v2alpha2 PodGroup with its subgroup tree.
+#include "scheduling/emit_context.h"
+#include "wmap/resources.h"
+
+namespace wmap::scheduling {
+namespace {
+
+Value TopologyConstraint(const GangTopology& t) {
+  Value v = Value::Object({{"topology", Value::String(t.topology_name)}});
+  if (!t.required_level.empty()) {
+    v.set("requiredTopologyLevel", Value::String(t.required_level));
+  }
+  if (!t.preferred_level.empty()) {
+    v.set("preferredTopologyLevel", Value::String(t.preferred_level));
+  }
+  return v;
+}
+
+}  // namespace
+
+Result<SchedulerObjects> EmitKai(const EmitContext& c) {
+  SchedulerObjects out;
+  for (const GangPlan& g : c.plans.gangs) {
+    if (!g.preemptibility.empty() && g.preemptibility != "preemptible" &&
+        g.preemptibility != "non-preemptible") {
+      Error e{"gang " + g.name + ": preemptibility \"" + g.preemptibility +
+                  "\" is not one KAI Scheduler accepts",
+              "",
+              {},
+              "the workload must say preemptible or non-preemptible"};
+      return e;
+    }
+    Value spec = Value::EmptyObject();
+    // The CRD requires minMember >= 1: a gang defined by its subgroups leaves it out.
+    if (g.min_member > 0) spec.set("minMember", Value::Int(g.min_member));
+    if (g.min_sub_group > 0) spec.set("minSubGroup", Value::Int(g.min_sub_group));
+    if (!g.queue.empty()) spec.set("queue", Value::String(g.queue));
+    if (!g.priority_class_name.empty()) {
+      spec.set("priorityClassName", Value::String(g.priority_class_name));
+    }
+    if (!g.preemptibility.empty()) spec.set("preemptibility", Value::String(g.preemptibility));
+    if (g.topology) spec.set("topologyConstraint", TopologyConstraint(*g.topology));
+    if (!g.sub_groups.empty()) {
+      Value subs = Value::EmptyArray(g.sub_groups.size());
+      for (const SubGroupPlan& s : g.sub_groups) {
+        // Subgroup names and parents are DNS labels in the CRD.
+        Value sv = Value::Object({{"name", Value::String(DnsLabel(s.name))}});
+        if (IsLeaf(g, s)) {
+          sv.set("minMember", Value::Int(s.min_member));
+        } else {
+          sv.set("minSubGroup", Value::Int(s.min_sub_group));
+        }
+        if (!s.parent.empty()) sv.set("parent", Value::String(DnsLabel(s.parent)));
+        if (s.topology) sv.set("topologyConstraint", TopologyConstraint(*s.topology));
+        subs.push_back(std::move(sv));
+      }
+      spec.set("subGroups", std::move(subs));
+    }
+    out.objects.push_back(MakeObject("scheduling.run.ai/v2alpha2", "PodGroup",
+                                     ObjectMeta(c.identity, g.name), std::move(spec)));
+  }
+  PodPatches patches(c.identity);
+  for (const PodGangAssignment& p : c.plans.pods) {
+    if (p.gang.empty()) continue;
+    patches.Annotate(p.pod, "pod-group-name", p.gang);
+    if (!p.sub_group.empty()) {
+      patches.Label(p.pod, "kai.scheduler/subgroup-name", DnsLabel(p.sub_group));
+    }
+  }
+  out.pod_patches = patches.Take();
+  return out;
+}
+
+}  // namespace wmap::scheduling

@@ -1,0 +1,338 @@
+// Scheduler objects from a gang plan shaped like KAI Scheduler's JobSet grouping (one gang, a
+// parent subgroup per replicated job, a leaf per job index), for every scheduler; every object
+// is validated against its project's real schema.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "wmap/definition.h"
+#include "wmap/json.h"
+#include "wmap/scheduling.h"
+#include "wmap/schema.h"
+#include "wmap/workload.h"
+#include "wmap/yaml.h"
+
+namespace wmap {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const schema::SchemaSet& Schemas() {
+  static const schema::SchemaSet* set = [] {
+    auto* s = new schema::SchemaSet();
+    const fs::path dir = fs::path(WMAP_SHARED_DIR) / "schemas";
+    for (const char* f :
+         {"crds/scheduling.run.ai_podgroups.yaml", "crds/scheduling.volcano.sh_podgroups.yaml",
+          "crds/scheduling.x-k8s.io_podgroups.yaml", "crds/kueue.x-k8s.io_workloads.yaml",
+          "kubernetes/apis__scheduling.k8s.io__v1alpha1_openapi.json"}) {
+      Result<size_t> added = s->AddFile((dir / f).string());
+      EXPECT_TRUE(added.ok()) << f << ": " << added.error().ToString();
+    }
+    return s;
+  }();
+  return *set;
+}
+
+void ExpectValid(const Value& object) {
+  for (const schema::Violation& v : Schemas().Validate(object)) {
+    ADD_FAILURE() << v.message << "\n" << json::ToString(object);
+  }
+}
+
+Value Yaml(std::string_view text) {
+  Result<Value> v = yaml::Parse(text);
+  EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error().ToString());
+  return v.ok() ? *v : Value();
+}
+
+Definition JobSetDefinition() {
+  const fs::path path = fs::path(WMAP_SHARED_DIR) /
+                        "conformance/upstream/catalog/jobset-x-k8s-io-jobset-v1alpha2.yaml";
+  LoadResult r = LoadDefinitions(ReadFile(path), path.string());
+  EXPECT_TRUE(r.ok());
+  return r.definitions.at(0);
+}
+
+constexpr std::string_view kJobSet = R"(
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata:
+  name: train
+  namespace: ml
+  uid: 0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f
+  labels: {kueue.x-k8s.io/queue-name: team-a}
+spec:
+  replicatedJobs:
+    - name: driver
+      replicas: 1
+      template:
+        spec:
+          parallelism: 1
+          template:
+            spec:
+              containers:
+                - name: driver
+                  image: ghcr.io/example/train:1.4
+                  resources: {requests: {cpu: "2", memory: 4Gi}}
+    - name: workers
+      replicas: 2
+      template:
+        spec:
+          parallelism: 4
+          template:
+            spec:
+              containers:
+                - name: worker
+                  image: ghcr.io/example/train:1.4
+                  resources:
+                    requests: {cpu: "16", memory: 64Gi}
+                    limits: {nvidia.com/gpu: "8"}
+)";
+
+SubGroupPlan Sub(std::string name, std::string parent, int32_t min_member, int32_t min_sub_group,
+                 std::string instance, int32_t pods, const Value& pod_template) {
+  SubGroupPlan s;
+  s.name = std::move(name);
+  s.parent = std::move(parent);
+  s.min_member = min_member;
+  s.min_sub_group = min_sub_group;
+  s.component = 1;
+  s.instance_id = std::move(instance);
+  s.pods = pods;
+  s.pod_template = pod_template;
+  return s;
+}
+
+// The plan KAI's JobSet plugin makes for kJobSet (ecosystem section 2.3).
+GangPlans JobSetPlan(const Value& object) {
+  const Value& jobs = *object.find("spec")->find("replicatedJobs");
+  const Value driver_template = *jobs.items()[0].find("template")->find("spec")->find("template");
+  const Value worker_template = *jobs.items()[1].find("template")->find("spec")->find("template");
+  GangPlan g;
+  g.name = "pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f";
+  g.definition_gang = "jobset";
+  g.min_member = 0;
+  g.min_sub_group = 2;
+  g.pods = 9;
+  g.priority_class_name = "training";
+  g.topology = GangTopology{"gpu-topology", "", "kubernetes.io/hostname"};
+  g.sub_groups = {Sub("driver", "", 0, 1, "driver", 1, Value()),
+                  Sub("driver-replica-0", "driver", 1, 0, "driver", 1, driver_template),
+                  Sub("workers", "", 0, 2, "workers", 8, Value()),
+                  Sub("workers-replica-0", "workers", 4, 0, "workers", 4, worker_template),
+                  Sub("workers-replica-1", "workers", 4, 0, "workers", 4, worker_template)};
+  g.sub_groups[4].topology = GangTopology{"gpu-topology", "nvidia.com/gpu-clique", ""};
+  g.min_resources = {{"cpu", 66000}, {"memory", 132LL << 30}, {"nvidia.com/gpu", 64}};
+  g.resources = g.min_resources;
+  GangPlans plans;
+  plans.gangs.push_back(g);
+  plans.pods = {{"train-driver-0-0-abcde", "u1", g.name, "driver-replica-0", ""},
+                {"train-workers-1-2-fghij", "u2", g.name, "workers-replica-1", ""},
+                {"stray", "u3", "", "", "no component matches the pod"}};
+  return plans;
+}
+
+class SchedulerObjectsTest : public testing::Test {
+ protected:
+  SchedulerObjectsTest()
+      : object_(Yaml(kJobSet)),
+        workload_(JobSetDefinition(), object_),
+        plans_(JobSetPlan(object_)) {}
+
+  SchedulerObjects Build(Scheduler scheduler, SchedulingOptions options = {}) {
+    Result<SchedulerObjects> r = BuildSchedulerObjects(scheduler, workload_, plans_, options);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    if (!r.ok()) return {};
+    for (const Value& o : r->objects) ExpectValid(o);
+    return *r;
+  }
+
+  Value object_;
+  Workload workload_;
+  GangPlans plans_;
+};
+
+TEST_F(SchedulerObjectsTest, KaiPodGroupKeepsTheSubgroupTree) {
+  SchedulerObjects out = Build(Scheduler::kKai);
+  ASSERT_EQ(out.objects.size(), 1u);
+  const Value& pg = out.objects[0];
+  EXPECT_EQ(json::ToCompactString(*pg.find("metadata")),
+            R"({"name":"pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f","namespace":"ml",)"
+            R"("ownerReferences":[{"apiVersion":"jobset.x-k8s.io/v1alpha2","blockOwnerDeletion":)"
+            R"(true,"controller":true,"kind":"JobSet","name":"train","uid":)"
+            R"("0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f"}]})");
+  EXPECT_EQ(json::ToCompactString(*pg.find("spec")),
+            R"({"minSubGroup":2,"priorityClassName":"training","subGroups":[)"
+            R"({"minSubGroup":1,"name":"driver"},)"
+            R"({"minMember":1,"name":"driver-replica-0","parent":"driver"},)"
+            R"({"minSubGroup":2,"name":"workers"},)"
+            R"({"minMember":4,"name":"workers-replica-0","parent":"workers"},)"
+            R"({"minMember":4,"name":"workers-replica-1","parent":"workers",)"
+            R"("topologyConstraint":{"requiredTopologyLevel":"nvidia.com/gpu-clique",)"
+            R"("topology":"gpu-topology"}}],)"
+            R"("topologyConstraint":{"preferredTopologyLevel":"kubernetes.io/hostname",)"
+            R"("topology":"gpu-topology"}})");
+  ASSERT_EQ(out.pod_patches.size(), 2u);  // the stray pod joins nothing
+  EXPECT_EQ(json::ToCompactString(out.pod_patches[1]),
+            R"({"metadata":{"annotations":{"pod-group-name":)"
+            R"("pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f"},)"
+            R"("labels":{"kai.scheduler/subgroup-name":"workers-replica-1"},)"
+            R"("name":"train-workers-1-2-fghij","namespace":"ml"}})");
+  EXPECT_TRUE(out.warnings.empty());
+}
+
+TEST_F(SchedulerObjectsTest, KaiRefusesAnUnknownPreemptibility) {
+  plans_.gangs[0].preemptibility = "sometimes";
+  Result<SchedulerObjects> r = BuildSchedulerObjects(Scheduler::kKai, workload_, plans_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("\"sometimes\""), std::string::npos);
+  plans_.gangs[0].preemptibility = "non-preemptible";
+  SchedulerObjects out = Build(Scheduler::kKai);
+  EXPECT_EQ(out.objects[0].find("spec")->find("preemptibility")->as_string(), "non-preemptible");
+}
+
+TEST_F(SchedulerObjectsTest, VolcanoKeepsLeavesAsTasks) {
+  SchedulerObjects out = Build(Scheduler::kVolcano);
+  ASSERT_EQ(out.objects.size(), 1u);
+  EXPECT_EQ(json::ToCompactString(*out.objects[0].find("spec")),
+            R"({"minMember":9,"minResources":{"cpu":"66","memory":"132Gi",)"
+            R"("nvidia.com/gpu":"64"},"minTaskMember":{"driver-replica-0":1,)"
+            R"("workers-replica-0":4,"workers-replica-1":4},"networkTopology":{)"
+            R"("highestTierName":"kubernetes.io/hostname","mode":"soft"},)"
+            R"("priorityClassName":"training"})");
+  ASSERT_EQ(out.pod_patches.size(), 2u);
+  EXPECT_EQ(json::ToCompactString(*out.pod_patches[0].find("metadata")->find("annotations")),
+            R"({"scheduling.k8s.io/group-name":"pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f",)"
+            R"("volcano.sh/task-spec":"driver-replica-0"})");
+}
+
+TEST_F(SchedulerObjectsTest, CoschedulingKeepsTheTotalAndSaysSo) {
+  SchedulerObjects out = Build(Scheduler::kCoscheduling);
+  ASSERT_EQ(out.objects.size(), 1u);
+  EXPECT_EQ(
+      json::ToCompactString(*out.objects[0].find("spec")),
+      R"({"minMember":9,"minResources":{"cpu":"66","memory":"132Gi","nvidia.com/gpu":"64"}})");
+  EXPECT_EQ(out.warnings.size(), 1u);
+  EXPECT_EQ(json::ToCompactString(*out.pod_patches[0].find("metadata")->find("labels")),
+            R"({"scheduling.x-k8s.io/pod-group":"pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f"})");
+}
+
+TEST_F(SchedulerObjectsTest, KueueHasAPodSetPerComponentInstance) {
+  SchedulerObjects out = Build(Scheduler::kKueue);
+  ASSERT_EQ(out.objects.size(), 1u);
+  const Value& spec = *out.objects[0].find("spec");
+  EXPECT_EQ(spec.find("queueName")->as_string(), "team-a");  // from the workload's label
+  const Value& sets = *spec.find("podSets");
+  ASSERT_EQ(sets.size(), 2u);
+  EXPECT_EQ(sets.items()[0].find("name")->as_string(), "driver");
+  EXPECT_EQ(sets.items()[0].find("count")->as_int(), 1);
+  EXPECT_EQ(sets.items()[0].find("minCount"), nullptr);
+  EXPECT_EQ(sets.items()[1].find("name")->as_string(), "workers");
+  EXPECT_EQ(sets.items()[1].find("count")->as_int(), 8);
+  EXPECT_EQ(json::ToCompactString(*sets.items()[1].find("template")->find("spec")),
+            R"({"containers":[{"image":"ghcr.io/example/train:1.4","name":"worker",)"
+            R"("resources":{"limits":{"nvidia.com/gpu":"8"},"requests":{"cpu":"16",)"
+            R"("memory":"64Gi"}}}]})");
+  EXPECT_EQ(json::ToCompactString(out.pod_patches[0]),
+            R"({"metadata":{"annotations":{"kueue.x-k8s.io/pod-group-total-count":"9"},)"
+            R"("labels":{"kueue.x-k8s.io/pod-group-name":)"
+            R"("pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f","kueue.x-k8s.io/queue-name":)"
+            R"("team-a"},"name":"train-driver-0-0-abcde","namespace":"ml"}})");
+}
+
+TEST_F(SchedulerObjectsTest, KueueRefusesTooManyPodSets) {
+  SchedulingOptions options;
+  options.max_pod_sets = 1;
+  Result<SchedulerObjects> r = BuildSchedulerObjects(Scheduler::kKueue, workload_, plans_, options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "gang pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f needs 2 pod sets; a Kueue "
+            "Workload holds at most 1");
+  EXPECT_FALSE(r.error().hint.empty());
+}
+
+TEST_F(SchedulerObjectsTest, KueueMinCountWhenTheGangCanRunSmaller) {
+  plans_.gangs[0].sub_groups[4].min_member = 0;  // the second worker job is optional
+  SchedulerObjects out = Build(Scheduler::kKueue);
+  const Value& sets = *out.objects[0].find("spec")->find("podSets");
+  EXPECT_EQ(sets.items()[1].find("minCount")->as_int(), 4);
+}
+
+TEST_F(SchedulerObjectsTest, KueueWithoutSubgroupsReadsTheComponents) {
+  plans_.gangs[0].sub_groups.clear();
+  plans_.gangs[0].min_member = 9;
+  SchedulerObjects out = Build(Scheduler::kKueue);
+  const Value& sets = *out.objects[0].find("spec")->find("podSets");
+  ASSERT_EQ(sets.size(), 2u);
+  EXPECT_EQ(sets.items()[0].find("name")->as_string(), "driver");
+  EXPECT_EQ(sets.items()[1].find("count")->as_int(), 8);
+}
+
+TEST_F(SchedulerObjectsTest, WorkloadApiHasOnePodGroupPerDefinitionGang) {
+  SchedulerObjects out = Build(Scheduler::kWorkloadApi);
+  ASSERT_EQ(out.objects.size(), 1u);
+  EXPECT_EQ(json::ToCompactString(*out.objects[0].find("spec")),
+            R"({"controllerRef":{"apiGroup":"jobset.x-k8s.io","kind":"JobSet","name":"train"},)"
+            R"("podGroups":[{"name":"jobset","policy":{"gang":{"minCount":9}}}]})");
+  EXPECT_EQ(json::ToCompactString(*out.pod_patches[0].find("spec")),
+            R"({"workloadRef":{"name":"train","podGroup":"jobset"}})");
+}
+
+TEST_F(SchedulerObjectsTest, WorkloadApiGangsPerInstanceShareAPodGroup) {
+  GangPlan first = plans_.gangs[0];
+  first.sub_groups.clear();
+  first.min_member = 4;
+  first.name = "pg-serve-group-0";
+  first.definition_gang = "group";
+  first.instance_id = "0";
+  GangPlan second = first;
+  second.name = "pg-serve-group-1";
+  second.instance_id = "1";
+  plans_.gangs = {first, second};
+  plans_.pods = {{"serve-1", "u", "pg-serve-group-1", "", ""}};
+  SchedulerObjects out = Build(Scheduler::kWorkloadApi);
+  EXPECT_EQ(json::ToCompactString(*out.objects[0].find("spec")->find("podGroups")),
+            R"([{"name":"group","policy":{"gang":{"minCount":4}}}])");
+  EXPECT_EQ(json::ToCompactString(*out.pod_patches[0].find("spec")),
+            R"({"workloadRef":{"name":"train","podGroup":"group","podGroupReplicaKey":"1"}})");
+}
+
+TEST(SchedulerObjects, WithoutUidThereIsNoOwnerReferenceAndAWarning) {
+  Value object = Yaml(kJobSet);
+  Value meta = *object.find("metadata");
+  Value stripped = Value::EmptyObject();
+  for (const Member& m : meta.members()) {
+    if (m.key.as_string() != "uid") stripped.set(m.key.as_string(), m.value);
+  }
+  object.set("metadata", stripped);
+  Workload w(JobSetDefinition(), object);
+  GangPlans plans = JobSetPlan(object);
+  Result<SchedulerObjects> r = BuildSchedulerObjects(Scheduler::kCoscheduling, w, plans);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->objects[0].find("metadata")->find("ownerReferences"), nullptr);
+  ASSERT_EQ(r->warnings.size(), 2u);
+  EXPECT_NE(r->warnings[1].find("no metadata.uid"), std::string::npos);
+}
+
+TEST(SchedulerObjects, ParsesSchedulerNames) {
+  for (std::string_view name : {"kai", "volcano", "coscheduling", "kueue", "k8s-workload"}) {
+    std::optional<Scheduler> s = ParseScheduler(name);
+    ASSERT_TRUE(s.has_value()) << name;
+    EXPECT_EQ(SchedulerName(*s), name);
+    EXPECT_NE(SchedulerNames().find(name), std::string_view::npos);
+  }
+  EXPECT_FALSE(ParseScheduler("yunikorn").has_value());
+}
+
+}  // namespace
+}  // namespace wmap
