@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "resolve/extract.h"
+#include "resolve/fragment_spec.h"
 
 namespace wmap {
 namespace {
@@ -179,20 +180,6 @@ Result<PodResources> EffectivePodResources(const Value& pod_spec) {
 
 namespace {
 
-// A pod spec assembled from the fragments that carry resources.
-Value SpecFromFragments(const FragmentedPodSpec& f) {
-  Value spec = Value::EmptyObject();
-  if (f.containers.is_array()) {
-    spec.set("containers", f.containers);
-  } else if (f.container.is_object()) {
-    spec.set("containers", Value::Array({f.container}));
-  } else if (f.resources.is_object()) {
-    spec.set("containers", Value::Array({Value::Object({{"resources", f.resources}})}));
-  }
-  if (f.resource_claims.is_array()) spec.set("resourceClaims", f.resource_claims);
-  return spec;
-}
-
 // The pod spec of each instance of component i (null where an instance has none).
 Result<std::vector<Value>> InstanceSpecs(const Workload& w, size_t i, size_t count) {
   const ComponentDefinition& c = w.definition().components()[i];
@@ -212,7 +199,7 @@ Result<std::vector<Value>> InstanceSpecs(const Workload& w, size_t i, size_t cou
     auto r = w.FragmentedPodSpecs(i);
     if (!r.ok()) return r.error();
     for (size_t k = 0; *r && k < (*r)->size() && k < count; ++k) {
-      specs[k] = SpecFromFragments((**r)[k]);
+      specs[k] = resolve::PodSpecFromFragments((**r)[k]);
     }
   }
   return specs;

@@ -7,6 +7,7 @@
 
 #include "resolve/attribution.h"
 #include "resolve/extract.h"
+#include "resolve/fragment_spec.h"
 
 namespace wmap {
 
@@ -37,17 +38,7 @@ Result<std::optional<std::vector<Value>>> InstancePodSpecs(const Workload& w, si
     if (!*fragments) return std::optional<std::vector<Value>>();
     std::vector<Value> specs;
     for (const FragmentedPodSpec& f : **fragments) {
-      Value containers;
-      if (f.containers.is_array()) {
-        containers = f.containers;
-      } else if (f.container.is_object()) {
-        containers = Value::Array({f.container});
-      } else if (f.resources.is_object()) {
-        containers = Value::Array({Value::Object({{"resources", f.resources}})});
-      } else {
-        containers = Value::EmptyArray();
-      }
-      specs.push_back(Value::Object({{"containers", containers}}));
+      specs.push_back(resolve::PodSpecFromFragments(f));
     }
     return std::optional<std::vector<Value>>(std::move(specs));
   }

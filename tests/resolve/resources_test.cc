@@ -309,3 +309,25 @@ spec:
 
 }  // namespace
 }  // namespace wmap
+
+namespace wmap {
+namespace {
+
+// Dynamo v1alpha1 keeps a service's resources beside its main container; the main container
+// without resources of its own takes them.
+TEST(ResourceNeeds, FragmentResourcesGoToTheMainContainer) {
+  const std::filesystem::path root(WMAP_SOURCE_DIR);
+  const std::filesystem::path def = root / "catalog/nvidia-com-dynamographdeployment-v1alpha1.yaml";
+  LoadResult loaded = LoadDefinitions(test_support::ReadFile(def), def.string());
+  ASSERT_TRUE(loaded.ok());
+  Result<Value> object = yaml::Parse(test_support::ReadFile(root / "examples/dynamo-graph.yaml"));
+  ASSERT_TRUE(object.ok());
+  Workload w(loaded.definitions[0], *object);
+  Result<WorkloadResourceNeeds> needs = ComputeResourceNeeds(w);
+  ASSERT_TRUE(needs.ok()) << needs.error().message;
+  EXPECT_EQ(needs->pods, 4);
+  EXPECT_EQ(needs->requests.at("nvidia.com/gpu"), 8);
+}
+
+}  // namespace
+}  // namespace wmap
