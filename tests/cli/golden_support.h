@@ -29,6 +29,19 @@
 
 namespace wmap::cli::golden {
 
+// Everything in the file behind fd, from its start (the offset is not moved).
+inline std::string ReadFd(int fd) {
+  std::string out;
+  char buf[65536];
+  ssize_t n;
+  off_t off = 0;
+  while ((n = ::pread(fd, buf, sizeof buf, off)) > 0) {
+    out.append(buf, static_cast<size_t>(n));
+    off += n;
+  }
+  return out;
+}
+
 // A temporary file opened for reading and writing, removed on destruction.
 class TempFile {
  public:
@@ -46,17 +59,7 @@ class TempFile {
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
   int fd() const { return fd_; }
-  std::string Contents() const {
-    std::string out;
-    char buf[4096];
-    ssize_t n;
-    off_t off = 0;
-    while ((n = ::pread(fd_, buf, sizeof buf, off)) > 0) {
-      out.append(buf, static_cast<size_t>(n));
-      off += n;
-    }
-    return out;
-  }
+  std::string Contents() const { return ReadFd(fd_); }
 
  private:
   int fd_;
@@ -69,14 +72,23 @@ struct Outcome {
   std::string err;
 };
 
+// The environment commands run in by default: no NO_COLOR, no terminal.
+inline const std::vector<std::string>& DefaultEnv() {
+  static const std::vector<std::string> env = {"HOME=/nonexistent", "TERM=dumb"};
+  return env;
+}
+
 // Runs `wmap ARGS...` with the source folder as the working directory, `input` on standard input
-// and an environment without NO_COLOR or a terminal.
-inline Outcome Run(const std::vector<std::string>& args, const std::string& input = "") {
-  static const char* const kEnv[] = {"HOME=/nonexistent", "TERM=dumb", nullptr};
+// and exactly the environment `env` ("NAME=VALUE" entries).
+inline Outcome Run(const std::vector<std::string>& args, const std::string& input = "",
+                   const std::vector<std::string>& env = DefaultEnv()) {
+  std::vector<const char*> environment;
+  for (const std::string& e : env) environment.push_back(e.c_str());
+  environment.push_back(nullptr);
   std::filesystem::path previous = std::filesystem::current_path();
   std::filesystem::current_path(WMAP_SOURCE_DIR);
   TempFile in(input), out, err;
-  CommandIo io{in.fd(), out.fd(), err.fd(), kEnv};
+  CommandIo io{in.fd(), out.fd(), err.fd(), environment.data()};
   Outcome o;
   o.code = RunMain(args, io);
   o.out = out.Contents();
@@ -104,23 +116,27 @@ inline std::string ReadText(const std::filesystem::path& path) {
   return ss.str();
 }
 
-// Runs the command line and compares everything it did with the golden file.
-inline void ExpectGolden(const std::string& command, const std::string& name,
-                         const std::vector<std::string>& args, const std::string& input = "") {
-  Outcome o = Run(args, input);
+// Runs the command line and compares everything it did with the golden file
+// tests/cli/testdata/<folder>/<name>.golden; returns what the command did.
+inline Outcome ExpectGolden(const std::string& folder, const std::string& name,
+                            const std::vector<std::string>& args, const std::string& input = "",
+                            const std::vector<std::string>& env = DefaultEnv()) {
+  Outcome o = Run(args, input, env);
   std::string actual = Render(args, o);
-  std::filesystem::path path = GoldenPath(command, name);
+  std::filesystem::path path = GoldenPath(folder, name);
   const char* update = std::getenv("WMAP_UPDATE_GOLDENS");
   if (update != nullptr && std::string(update) == "1") {
     std::filesystem::create_directories(path.parent_path());
     std::ofstream(path, std::ios::binary) << actual;
     ADD_FAILURE() << "updated " << path;
-    return;
+    return o;
   }
   std::string expected = ReadText(path);
-  ASSERT_FALSE(expected.empty()) << "missing golden file " << path
+  EXPECT_FALSE(expected.empty()) << "missing golden file " << path
                                  << " (run with WMAP_UPDATE_GOLDENS=1 to create it)";
-  EXPECT_EQ(actual, expected) << "golden " << path;
+  EXPECT_EQ(actual, expected) << "golden " << path
+                              << " differs; regenerate with WMAP_UPDATE_GOLDENS=1 and review";
+  return o;
 }
 
 }  // namespace wmap::cli::golden

@@ -17,116 +17,38 @@
 #ifndef WMAP_TESTS_CLI_WORKLOAD_GOLDEN_H_
 #define WMAP_TESTS_CLI_WORKLOAD_GOLDEN_H_
 
-#include <gtest/gtest.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
-#include "cli/command.h"
+#include "cli/golden_support.h"
 
 namespace wmap::cli::workload_golden {
 
 // 2025-03-22T12:00:00Z: after every example was created.
 inline constexpr const char* kEpoch = "SOURCE_DATE_EPOCH=1742644800";
 
-struct Outcome {
-  int code = 0;
-  std::string out;
-  std::string err;
-};
+using golden::Outcome;
+using Temp = golden::TempFile;
+using golden::ReadFd;
 
-inline std::string ReadFd(int fd) {
-  std::string out;
-  char buf[65536];
-  ssize_t n;
-  off_t off = 0;
-  while ((n = ::pread(fd, buf, sizeof buf, off)) > 0) {
-    out.append(buf, static_cast<size_t>(n));
-    off += n;
-  }
-  return out;
+// The fixed environment plus `extra_env` entries ("NAME=VALUE").
+inline std::vector<std::string> Env(const std::vector<std::string>& extra_env) {
+  std::vector<std::string> env = {"HOME=/nonexistent", kEpoch};
+  env.insert(env.end(), extra_env.begin(), extra_env.end());
+  return env;
 }
 
-// A temporary file, removed on destruction.
-class Temp {
- public:
-  explicit Temp(const std::string& contents = "") {
-    char path[] = "/tmp/wmap_workload_golden_XXXXXX";
-    fd_ = ::mkstemp(path);
-    path_ = path;
-    WriteAll(fd_, contents);
-    ::lseek(fd_, 0, SEEK_SET);
-  }
-  ~Temp() {
-    ::close(fd_);
-    ::unlink(path_.c_str());
-  }
-  Temp(const Temp&) = delete;
-  Temp& operator=(const Temp&) = delete;
-  int fd() const { return fd_; }
-
- private:
-  int fd_;
-  std::string path_;
-};
-
-// Runs `wmap ARGS...` in the source folder; `extra_env` entries ("NAME=VALUE") are added.
+// Runs `wmap ARGS...` in the source folder with the fixed environment.
 inline Outcome Run(const std::vector<std::string>& args, const std::string& input = "",
                    const std::vector<std::string>& extra_env = {}) {
-  std::vector<std::string> env_strings = {"HOME=/nonexistent", kEpoch};
-  env_strings.insert(env_strings.end(), extra_env.begin(), extra_env.end());
-  std::vector<const char*> env;
-  for (const std::string& e : env_strings) env.push_back(e.c_str());
-  env.push_back(nullptr);
-  std::filesystem::path previous = std::filesystem::current_path();
-  std::filesystem::current_path(WMAP_SOURCE_DIR);
-  Temp in(input), out, err;
-  CommandIo io{in.fd(), out.fd(), err.fd(), env.data()};
-  Outcome o;
-  o.code = RunMain(args, io);
-  o.out = ReadFd(out.fd());
-  o.err = ReadFd(err.fd());
-  std::filesystem::current_path(previous);
-  return o;
-}
-
-inline std::string Render(const std::vector<std::string>& args, const Outcome& o) {
-  std::string text = "$ wmap";
-  for (const std::string& a : args) text += " " + a;
-  text += "\nexit: " + std::to_string(o.code) + "\n--- stdout\n" + o.out + "--- stderr\n" + o.err;
-  return text;
-}
-
-inline std::string GoldenPath(const std::string& name) {
-  return std::string(WMAP_SOURCE_DIR) + "/tests/cli/testdata/workload/" + name + ".golden";
+  return golden::Run(args, input, Env(extra_env));
 }
 
 // Runs the command and compares with (or, under WMAP_UPDATE_GOLDENS=1, writes) the golden file.
 inline Outcome ExpectGolden(const std::string& name, const std::vector<std::string>& args,
                             const std::string& input = "",
                             const std::vector<std::string>& extra_env = {}) {
-  Outcome o = Run(args, input, extra_env);
-  std::string actual = Render(args, o);
-  std::string path = GoldenPath(name);
-  const char* update = std::getenv("WMAP_UPDATE_GOLDENS");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    ADD_FAILURE() << "updated " << path;
-    return o;
-  }
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream expected;
-  expected << file.rdbuf();
-  EXPECT_TRUE(file.good() || !expected.str().empty()) << "missing golden file " << path;
-  EXPECT_EQ(actual, expected.str())
-      << "golden " << path << " differs; regenerate with WMAP_UPDATE_GOLDENS=1 and review";
-  return o;
+  return golden::ExpectGolden("workload", name, args, input, Env(extra_env));
 }
 
 }  // namespace wmap::cli::workload_golden

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "scheduling_test_support.h"
 #include "wmap/definition.h"
 #include "wmap/gang.h"
 #include "wmap/json.h"
@@ -22,27 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-const schema::SchemaSet& Schemas() {
-  static const schema::SchemaSet* set = [] {
-    auto* s = new schema::SchemaSet();
-    const fs::path dir = fs::path(WMAP_SHARED_DIR) / "schemas";
-    for (const char* f :
-         {"crds/scheduling.run.ai_podgroups.yaml", "crds/scheduling.volcano.sh_podgroups.yaml",
-          "crds/scheduling.x-k8s.io_podgroups.yaml", "crds/kueue.x-k8s.io_workloads.yaml",
-          "kubernetes/apis__scheduling.k8s.io__v1alpha1_openapi.json"}) {
-      EXPECT_TRUE(s->AddFile((dir / f).string()).ok()) << f;
-    }
-    return s;
-  }();
-  return *set;
-}
+using test_support::ExpectValid;
+using test_support::ReadFile;
 
 class GangTypes : public testing::TestWithParam<std::string> {};
 
@@ -71,11 +53,7 @@ TEST_P(GangTypes, EveryEmittedObjectValidates) {
     Result<SchedulerObjects> out = BuildSchedulerObjects(s, w, *plans);
     ASSERT_TRUE(out.ok()) << out.error().message;
     ASSERT_FALSE(out->objects.empty());
-    for (const Value& o : out->objects) {
-      for (const schema::Violation& v : Schemas().Validate(o)) {
-        ADD_FAILURE() << v.message << "\n" << json::ToString(o);
-      }
-    }
+    for (const Value& o : out->objects) ExpectValid(o);
     EXPECT_EQ(out->pod_patches.size(), joined);
   }
 }

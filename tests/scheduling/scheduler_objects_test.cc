@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "scheduling_test_support.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/scheduling.h"
@@ -20,34 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-const schema::SchemaSet& Schemas() {
-  static const schema::SchemaSet* set = [] {
-    auto* s = new schema::SchemaSet();
-    const fs::path dir = fs::path(WMAP_SHARED_DIR) / "schemas";
-    for (const char* f :
-         {"crds/scheduling.run.ai_podgroups.yaml", "crds/scheduling.volcano.sh_podgroups.yaml",
-          "crds/scheduling.x-k8s.io_podgroups.yaml", "crds/kueue.x-k8s.io_workloads.yaml",
-          "kubernetes/apis__scheduling.k8s.io__v1alpha1_openapi.json"}) {
-      Result<size_t> added = s->AddFile((dir / f).string());
-      EXPECT_TRUE(added.ok()) << f << ": " << added.error().ToString();
-    }
-    return s;
-  }();
-  return *set;
-}
-
-void ExpectValid(const Value& object) {
-  for (const schema::Violation& v : Schemas().Validate(object)) {
-    ADD_FAILURE() << v.message << "\n" << json::ToString(object);
-  }
-}
+using test_support::ExpectValid;
+using test_support::ReadFile;
 
 Value Yaml(std::string_view text) {
   Result<Value> v = yaml::Parse(text);

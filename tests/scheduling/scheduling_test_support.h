@@ -1,0 +1,52 @@
+// Shared pieces of the scheduling tests: files, and the schedulers' real schemas (read from the
+// shared folder at run time) that every emitted object must satisfy.
+#ifndef WMAP_TESTS_SCHEDULING_SCHEDULING_TEST_SUPPORT_H_
+#define WMAP_TESTS_SCHEDULING_SCHEDULING_TEST_SUPPORT_H_
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "wmap/json.h"
+#include "wmap/schema.h"
+#include "wmap/value.h"
+
+namespace wmap::test_support {
+
+inline std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// KAI, Volcano and scheduler-plugins PodGroups, Kueue Workloads, scheduling.k8s.io Workloads.
+inline const schema::SchemaSet& SchedulerSchemas() {
+  static const schema::SchemaSet* set = [] {
+    auto* s = new schema::SchemaSet();
+    const std::filesystem::path dir = std::filesystem::path(WMAP_SHARED_DIR) / "schemas";
+    for (const char* f :
+         {"crds/scheduling.run.ai_podgroups.yaml", "crds/scheduling.volcano.sh_podgroups.yaml",
+          "crds/scheduling.x-k8s.io_podgroups.yaml", "crds/kueue.x-k8s.io_workloads.yaml",
+          "kubernetes/apis__scheduling.k8s.io__v1alpha1_openapi.json"}) {
+      Result<size_t> added = s->AddFile((dir / f).string());
+      EXPECT_TRUE(added.ok()) << f << ": " << added.error().ToString();
+    }
+    return s;
+  }();
+  return *set;
+}
+
+// Fails the test with every violation of `object` against its schema.
+inline void ExpectValid(const Value& object) {
+  for (const schema::Violation& v : SchedulerSchemas().Validate(object)) {
+    ADD_FAILURE() << v.message << "\n" << json::ToString(object);
+  }
+}
+
+}  // namespace wmap::test_support
+
+#endif  // WMAP_TESTS_SCHEDULING_SCHEDULING_TEST_SUPPORT_H_
