@@ -61,7 +61,8 @@ Result<PodResources> EffectivePodResources(const Value& pod_spec);
 struct InstanceResourceNeeds {
   std::string id;  // "" for a component without instanceIdPath
   // replicas (1 when the component has no replica count) × pods per replica (podsPerReplicaPath,
-  // 1 when not defined); min_pods uses minReplicas instead of replicas when it is defined.
+  // 1 when not defined) × the units of the component's scaled ancestors (a LeaderWorkerSet
+  // leader per group); min_pods uses minReplicas instead of replicas where it is defined.
   int64_t pods = 0;
   int64_t min_pods = 0;
   PodResources per_pod;       // from the instance's pod template

@@ -78,7 +78,8 @@ struct PodNode {
 
 struct InstanceNode {
   std::string id;  // "" for a component without instanceIdPath
-  // replicas from the scale definition; nullopt when the component has none for this instance.
+  // Pods the scale definition asks for: replicas × podsPerReplica × the units of scaled
+  // ancestors; nullopt when the component states no count for this instance.
   std::optional<int32_t> desired;
   int32_t current = 0;        // pods attributed
   int32_t ready = 0;          // of which ready

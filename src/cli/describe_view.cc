@@ -36,8 +36,19 @@ void AddTopology(const std::optional<Topology>& t, std::vector<Span>* details) {
 void ComputeGang(const WorkloadGroup& group, GangView* gang) {
   const Definition& d = group.entry->definition;
   const auto& gs = d.gang_scheduling();
-  if (!gs || (!gs->pod_group && gs->pod_groups.empty())) return;
+  if (!gs || (!gs->pod_group && gs->pod_groups.empty() && gs->gangs.empty())) return;
   Workload workload(d, group.workload.value);
+  if (!gs->gangs.empty()) {
+    gang->form = GangView::Form::kGangs;
+    Result<GangPlans> plans = PlanGangs(workload, group.pods);
+    if (!plans.ok()) {
+      gang->error = plans.error().message;
+      return;
+    }
+    gang->plans = std::move(*plans);
+    gang->plans_value = GangPlansToValue(d, gang->plans);
+    return;
+  }
   PodQuerier querier(d);
   if (gs->pod_group) {
     gang->form = GangView::Form::kPodGroup;
@@ -160,6 +171,15 @@ Value ComponentValue(const ComponentNode& c, bool pods_given) {
 Value GangValue(const GangView& g) {
   if (g.form == GangView::Form::kNone) return Value();
   Value v = Value::EmptyObject();
+  if (g.form == GangView::Form::kGangs) {
+    v.set("form", Value::String("gangs"));
+    if (!g.error.empty()) {
+      v.set("error", Value::String(g.error));
+    } else {
+      v.set("plan", g.plans_value);
+    }
+    return v;
+  }
   v.set("form", Value::String(g.form == GangView::Form::kPodGroup ? "podGroup" : "podGroups"));
   if (!g.error.empty()) v.set("error", Value::String(g.error));
   auto strings = [](const std::vector<std::string>& list) {
@@ -346,6 +366,73 @@ std::string ResourcesText(const ResourceTotals& t) {
          FormatCpu(t.cpu_millicores) + ", mem " + FormatMemory(t.memory_bytes);
 }
 
+std::string Pods(int32_t n) { return std::to_string(n) + (n == 1 ? " pod" : " pods"); }
+
+Topology ToTopology(const GangTopology& t) {
+  return Topology{.topology_name = t.topology_name,
+                  .preferred_topology_level = t.preferred_level,
+                  .required_topology_level = t.required_level};
+}
+
+// The subgroups under `parent` ("" = the gang), with the count of given pods in each leaf.
+void AddSubGroups(const GangPlan& gang, const std::map<std::string, int>& pods_in,
+                  const std::string& parent, TreeNode* node) {
+  for (const SubGroupPlan& s : gang.sub_groups) {
+    if (s.parent != parent) continue;
+    TreeNode n;
+    n.label = {{s.name, Tone::kBold}};
+    if (s.min_sub_group > 0) {
+      n.details.push_back({"min subgroups " + std::to_string(s.min_sub_group)});
+    } else {
+      n.details.push_back({"min " + std::to_string(s.min_member)});
+    }
+    n.details.push_back({Pods(s.pods)});
+    auto given = pods_in.find(s.name);
+    if (given != pods_in.end()) {
+      n.details.push_back({std::to_string(given->second) + " given", Tone::kDim});
+    }
+    if (s.topology) AddTopology(ToTopology(*s.topology), &n.details);
+    AddSubGroups(gang, pods_in, s.name, &n);
+    node->children.push_back(std::move(n));
+  }
+}
+
+// One tree per planned gang.
+std::vector<TreeNode> GangPlanTrees(const GangView& g) {
+  std::vector<TreeNode> trees;
+  if (!g.error.empty()) {
+    TreeNode n;
+    n.label = {{"gangs", Tone::kDim}};
+    n.details.push_back({"error: " + g.error, Tone::kRed});
+    trees.push_back(std::move(n));
+    return trees;
+  }
+  for (const GangPlan& gang : g.plans.gangs) {
+    std::map<std::string, int> pods_in;
+    int given = 0;
+    for (const PodGangAssignment& a : g.plans.pods) {
+      if (a.gang != gang.name) continue;
+      ++given;
+      if (!a.sub_group.empty()) ++pods_in[a.sub_group];
+    }
+    TreeNode root;
+    root.label = {{"gang ", Tone::kDim}, {gang.name, Tone::kBold}};
+    root.details.push_back({"min " + std::to_string(gang.min_member)});
+    if (!gang.sub_groups.empty()) {
+      root.details.push_back({"min subgroups " + std::to_string(gang.min_sub_group)});
+    }
+    root.details.push_back({Pods(gang.pods)});
+    if (!g.plans.pods.empty())
+      root.details.push_back({std::to_string(given) + " given", Tone::kDim});
+    if (gang.topology) {
+      AddTopology(ToTopology(*gang.topology), &root.details);
+    }
+    AddSubGroups(gang, pods_in, "", &root);
+    trees.push_back(std::move(root));
+  }
+  return trees;
+}
+
 TreeNode GangTree(const GangView& g) {
   TreeNode root;
   if (g.form == GangView::Form::kPodGroup) {
@@ -469,7 +556,11 @@ std::string DescribeText(const DescribeView& view, const TreeOptions& options) {
   out += RenderTree(ComponentTreeNode(t.root, view.pods_given, options), options.render);
   if (view.gang.form != GangView::Form::kNone) {
     out += "\n" + Paint(Span{"Gang scheduling", Tone::kBold}, color) + "\n";
-    out += RenderTree(GangTree(view.gang), options.render);
+    if (view.gang.form == GangView::Form::kGangs) {
+      for (const TreeNode& tree : GangPlanTrees(view.gang)) out += RenderTree(tree, options.render);
+    } else {
+      out += RenderTree(GangTree(view.gang), options.render);
+    }
   }
   if (!t.unattributed.empty()) {
     out += "\n" +

@@ -1,7 +1,7 @@
 // The view `wmap describe` prints for one workload: the attribution tree (BuildTree) with its
 // matched statuses and the gang groups its definition forms (EvaluatePodGroup for `podGroup`,
-// EvaluatePodGangGroup per given pod for `podGroups`), as data (JSON/YAML) or as a box-drawing
-// tree. A view is computed once from its inputs and is immutable afterwards.
+// EvaluatePodGangGroup per given pod for `podGroups`, PlanGangs for `gangs`), as data (JSON/YAML)
+// or as a box-drawing tree. A view is computed once from its inputs and is immutable afterwards.
 #ifndef WMAP_CLI_DESCRIBE_VIEW_H_
 #define WMAP_CLI_DESCRIBE_VIEW_H_
 
@@ -11,6 +11,7 @@
 
 #include "cli/tree_render.h"
 #include "cli/workload_input.h"
+#include "wmap/gang.h"
 #include "wmap/tree.h"
 #include "wmap/value.h"
 
@@ -27,7 +28,7 @@ struct GangGroupView {
 };
 
 struct GangView {
-  enum class Form { kNone, kPodGroup, kPodGroups };
+  enum class Form { kNone, kPodGroup, kPodGroups, kGangs };
   Form form = Form::kNone;
   std::string error;  // evaluating the gang instructions failed
   // kPodGroup: the group and its subgroups.
@@ -36,6 +37,9 @@ struct GangView {
   int32_t min_sub_group = 0;
   std::optional<Topology> topology;
   std::vector<GangGroupView> groups;  // subgroups (kPodGroup) or groups (kPodGroups)
+  // kGangs: the plan (PlanGangs with the given pods) and its data form.
+  GangPlans plans;
+  Value plans_value;
 };
 
 struct DescribeView {

@@ -223,6 +223,9 @@ std::optional<Error> GangFormPlanner::Expand(const GangDefinition& g,
   Selection base = scope.component == c ? scope.selection : Selection{};
   // Without instanceIdPath the only instance id is "", so the component names the subgroup.
   bool ids = HasInstances(c);
+  // A component whose instanceIdPath gives no instance (a PyTorchJob without a Master) is
+  // absent from this workload: it has no subgroup.
+  if (ids && (*data)->instances.empty()) return std::nullopt;
   std::string default_name = s.for_each_replica
                                  ? (ids ? "{instance}-{replica}" : "{component}-{replica}")
                              : s.for_each_instance && ids ? "{instance}"

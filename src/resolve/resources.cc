@@ -8,6 +8,7 @@
 
 #include "resolve/extract.h"
 #include "resolve/fragment_spec.h"
+#include "resolve/scale_units.h"
 
 namespace wmap {
 namespace {
@@ -219,8 +220,12 @@ Result<WorkloadResourceNeeds> ComputeResourceNeeds(const Workload& workload) {
     if (!scales.ok()) return scales.error();
     auto specs = InstanceSpecs(workload, i, ids->size());
     if (!specs.ok()) return specs.error();
-    auto per_replica = workload.PodsPerReplica(i);
+    auto per_replica = resolve::PodsPerReplicaOf(workload, i, ids->size());
     if (!per_replica.ok()) return per_replica.error();
+    auto ancestors = resolve::AncestorUnits(workload, i, /*minimum=*/false);
+    if (!ancestors.ok()) return ancestors.error();
+    auto min_ancestors = resolve::AncestorUnits(workload, i, /*minimum=*/true);
+    if (!min_ancestors.ok()) return min_ancestors.error();
     ComponentResourceNeeds component;
     component.component = i;
     component.name = c.name;
@@ -231,10 +236,10 @@ Result<WorkloadResourceNeeds> ComputeResourceNeeds(const Workload& workload) {
       if (*scales && k < (*scales)->size()) scale = (**scales)[k];
       const int64_t replicas = scale && scale->replicas ? *scale->replicas : 1;
       const int64_t min_replicas = scale && scale->min_replicas ? *scale->min_replicas : replicas;
-      const int64_t pods_per_replica =
-          *per_replica && k < (*per_replica)->size() ? (**per_replica)[k] : 1;
-      instance.pods = SaturatingMul(replicas, pods_per_replica);
-      instance.min_pods = SaturatingMul(min_replicas, pods_per_replica);
+      const int64_t pods_per_replica = (*per_replica)[k];
+      instance.pods = SaturatingMul(SaturatingMul(replicas, pods_per_replica), *ancestors);
+      instance.min_pods =
+          SaturatingMul(SaturatingMul(min_replicas, pods_per_replica), *min_ancestors);
       auto per_pod = EffectivePodResources((*specs)[k]);
       if (!per_pod.ok()) {
         return resolve::Wrap("component " + c.name + " instance \"" + instance.id + "\"",

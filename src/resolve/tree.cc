@@ -8,6 +8,7 @@
 #include "resolve/attribution.h"
 #include "resolve/extract.h"
 #include "resolve/fragment_spec.h"
+#include "resolve/scale_units.h"
 
 namespace wmap {
 
@@ -126,10 +127,23 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
       if (!s.ok()) return Wrap("component " + c.name, s.error());
       specs = std::move(*s);
     }
+    Result<std::vector<int64_t>> per_replica = resolve::PodsPerReplicaOf(w, i, ids->size());
+    if (!per_replica.ok()) return Wrap("component " + c.name, per_replica.error());
+    Result<int64_t> ancestors = resolve::AncestorUnits(w, i, /*minimum=*/false);
+    if (!ancestors.ok()) return Wrap("component " + c.name, ancestors.error());
     for (size_t k = 0; k < ids->size(); ++k) {
       InstanceNode instance;
       instance.id = (*ids)[k];
-      if (*scales) instance.desired = (**scales)[k].replicas;
+      // Pods: replicas × pods per replica × the units of scaled ancestors.
+      std::optional<int32_t> replicas = *scales ? (**scales)[k].replicas : std::nullopt;
+      if (replicas || (*per_replica)[k] != 1 || *ancestors != 1) {
+        int64_t pods = 0;
+        if (__builtin_mul_overflow(int64_t{replicas.value_or(1)}, (*per_replica)[k], &pods) ||
+            __builtin_mul_overflow(pods, *ancestors, &pods) || pods > INT32_MAX) {
+          pods = INT32_MAX;
+        }
+        instance.desired = static_cast<int32_t>(pods);
+      }
       if (specs && k < specs->size()) {
         Result<ResourceTotals> per_pod = PodSpecRequests((*specs)[k]);
         if (!per_pod.ok()) {

@@ -20,6 +20,7 @@
 
 #include "catalog_test_support.h"
 #include "wmap/definition.h"
+#include "wmap/gang.h"
 #include "wmap/json.h"
 #include "wmap/tree.h"
 #include "wmap/workload.h"
@@ -214,7 +215,14 @@ FileOutcome Evaluate(const Definition& d, const Value& object, const std::vector
   if (d.gang_scheduling() && d.gang_scheduling()->pod_group) {
     view.set("podGroup", PodGroupView(w, q, &errors));
   }
-  if (!pods.empty() && d.gang_scheduling()) view.set("podGangs", PodGangsView(w, q, pods, &errors));
+  const bool gangs_form = d.gang_scheduling() && !d.gang_scheduling()->gangs.empty();
+  if (gangs_form) {
+    // The `gangs` form: the whole plan, with every given pod's gang and leaf subgroup.
+    auto plans = PlanGangs(w, pods);
+    if (errors.Check(plans, "gangs")) view.set("gangPlan", GangPlansToValue(d, *plans));
+  } else if (!pods.empty() && d.gang_scheduling()) {
+    view.set("podGangs", PodGangsView(w, q, pods, &errors));
+  }
   if (d.root().suspend) {
     auto suspended = w.ApplySuspendActions(0);
     auto resumed = w.ApplyResumeActions(0);

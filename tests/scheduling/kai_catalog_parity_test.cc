@@ -1,0 +1,398 @@
+// The built-in catalog's gangs against KAI Scheduler's native pod-grouper plugins: for each type
+// KAI has a plugin for, the PodGroup `wmap gang --for kai` emits for a workload has the name
+// scheme, minMember, subgroup tree and subgroup minimums that the plugin gives the same workload,
+// and every pod joins the subgroup the plugin would put it in. The expected PodGroups are
+// written out by hand from the plugins' behaviour (JobSet: parent per replicatedJob, leaf per
+// Job index; LeaderWorkerSet: one PodGroup per group; Ray: headgroup plus one per worker group;
+// PyTorch: master and worker; MPI: one flat group).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "scheduling_test_support.h"
+#include "wmap/definition.h"
+#include "wmap/gang.h"
+#include "wmap/json.h"
+#include "wmap/scheduling.h"
+#include "wmap/workload.h"
+#include "wmap/yaml.h"
+
+namespace wmap {
+namespace {
+
+using test_support::ExpectValid;
+using test_support::ReadFile;
+
+Definition CatalogDefinition(const std::string& stem) {
+  const std::filesystem::path path =
+      std::filesystem::path(WMAP_SOURCE_DIR) / "catalog" / (stem + ".yaml");
+  LoadResult loaded = LoadDefinitions(ReadFile(path), path.string());
+  EXPECT_TRUE(loaded.ok()) << (loaded.errors.empty() ? "" : loaded.errors[0].ToString());
+  EXPECT_EQ(loaded.definitions.size(), 1u);
+  return loaded.definitions.at(0);
+}
+
+std::vector<Value> Documents(const std::string& text) {
+  auto docs = yaml::ParseStream(text);
+  EXPECT_TRUE(docs.ok()) << (docs.ok() ? "" : docs.error().message);
+  std::vector<Value> values;
+  if (docs.ok()) {
+    for (const yaml::Document& d : *docs) values.push_back(d.value);
+  }
+  return values;
+}
+
+Value Yaml(const std::string& text) { return Documents(text).at(0); }
+
+// What KAI gets: the PodGroups (validated against KAI's CRD) and, per pod, "<pod-group-name>
+// <subgroup label>" as the patches set them.
+struct KaiResult {
+  std::vector<Value> pod_groups;
+  std::vector<std::string> pods;
+};
+
+KaiResult Kai(const std::string& stem, const std::string& workload_yaml,
+              const std::string& pods_yaml = "") {
+  const Definition d = CatalogDefinition(stem);
+  const Value object = Yaml(workload_yaml);
+  const std::vector<Value> pods = pods_yaml.empty() ? std::vector<Value>{} : Documents(pods_yaml);
+  Workload w(d, object);
+  Result<GangPlans> plans = PlanGangs(w, pods);
+  KaiResult out;
+  if (!plans.ok()) {
+    ADD_FAILURE() << plans.error().message;
+    return out;
+  }
+  for (const PodGangAssignment& a : plans->pods) {
+    if (a.gang.empty()) ADD_FAILURE() << a.pod << " joins no gang: " << a.reason;
+  }
+  Result<SchedulerObjects> objects = BuildSchedulerObjects(Scheduler::kKai, w, *plans);
+  if (!objects.ok()) {
+    ADD_FAILURE() << objects.error().message;
+    return out;
+  }
+  for (const Value& o : objects->objects) {
+    ExpectValid(o);
+    out.pod_groups.push_back(o);
+  }
+  for (const Value& patch : objects->pod_patches) {
+    const Value* metadata = patch.find("metadata");
+    const Value* annotations = metadata->find("annotations");
+    const Value* labels = metadata->find("labels");
+    const Value* group = annotations ? annotations->find("pod-group-name") : nullptr;
+    const Value* leaf = labels ? labels->find("kai.scheduler/subgroup-name") : nullptr;
+    out.pods.push_back(std::string(metadata->find("name")->as_string()) + " -> " +
+                       (group ? std::string(group->as_string()) : "") + " " +
+                       (leaf ? std::string(leaf->as_string()) : ""));
+  }
+  return out;
+}
+
+std::string Name(const Value& pod_group) {
+  return std::string(pod_group.find("metadata")->find("name")->as_string());
+}
+
+// The spec a plugin gives, compared as values (field order does not matter).
+void ExpectSpec(const Value& pod_group, const std::string& spec_yaml) {
+  const Value want = Yaml(spec_yaml);
+  const Value* got = pod_group.find("spec");
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(*got, want) << "got:\n" << json::ToString(*got) << "\nwant:\n" << json::ToString(want);
+}
+
+TEST(KaiCatalogParity, JobSetParentPerReplicatedJobLeafPerJobIndex) {
+  KaiResult r = Kai("jobset-x-k8s-io-jobset-v1alpha2", R"(
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: train, namespace: ml, uid: 0b5e-js}
+spec:
+  replicatedJobs:
+    - name: driver
+      replicas: 1
+      template: {spec: {parallelism: 1, completions: 1, template: {spec: {containers: [{name: d, image: x}]}}}}
+    - name: workers
+      replicas: 3
+      template: {spec: {parallelism: 2, completions: 2, template: {spec: {containers: [{name: w, image: x}]}}}}
+)",
+                    R"(
+metadata: {name: train-workers-2-1-abcde, labels: {jobset.sigs.k8s.io/replicatedjob-name: workers, jobset.sigs.k8s.io/job-index: "2"}}
+---
+metadata: {name: train-driver-0-0-fghij, labels: {jobset.sigs.k8s.io/replicatedjob-name: driver, jobset.sigs.k8s.io/job-index: "0"}}
+)");
+  ASSERT_EQ(r.pod_groups.size(), 1u);
+  // KAI: root minSubGroup = the number of replicatedJobs (AnyOrder); a parent per replicatedJob
+  // with minSubGroup = its replicas; leaves <rj>-replica-<index> with minMember = parallelism.
+  EXPECT_EQ(Name(r.pod_groups[0]), "pg-train-0b5e-js");
+  ExpectSpec(r.pod_groups[0], R"(
+minMember: 7
+minSubGroup: 2
+subGroups:
+  - {name: driver, minSubGroup: 1}
+  - {name: driver-replica-0, parent: driver, minMember: 1}
+  - {name: workers, minSubGroup: 3}
+  - {name: workers-replica-0, parent: workers, minMember: 2}
+  - {name: workers-replica-1, parent: workers, minMember: 2}
+  - {name: workers-replica-2, parent: workers, minMember: 2}
+)");
+  EXPECT_EQ(r.pods, (std::vector<std::string>{
+                        "train-workers-2-1-abcde -> pg-train-0b5e-js workers-replica-2",
+                        "train-driver-0-0-fghij -> pg-train-0b5e-js driver-replica-0"}));
+}
+
+TEST(KaiCatalogParity, JobSetInOrderStartupNeedsOneReplicatedJob) {
+  KaiResult r = Kai("jobset-x-k8s-io-jobset-v1alpha2", R"(
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: train, namespace: ml, uid: u1}
+spec:
+  startupPolicy: {startupPolicyOrder: InOrder}
+  replicatedJobs:
+    - name: a
+      template: {spec: {template: {spec: {containers: [{name: a, image: x}]}}}}
+    - name: b
+      replicas: 2
+      template: {spec: {parallelism: 4, template: {spec: {containers: [{name: b, image: x}]}}}}
+)");
+  ASSERT_EQ(r.pod_groups.size(), 1u);
+  // One replicatedJob suffices: the smallest one (a: 1 Job of 1 pod) sets minMember.
+  ExpectSpec(r.pod_groups[0], R"(
+minMember: 1
+minSubGroup: 1
+subGroups:
+  - {name: a, minSubGroup: 1}
+  - {name: a-replica-0, parent: a, minMember: 1}
+  - {name: b, minSubGroup: 2}
+  - {name: b-replica-0, parent: b, minMember: 4}
+  - {name: b-replica-1, parent: b, minMember: 4}
+)");
+}
+
+TEST(KaiCatalogParity, LeaderWorkerSetOnePodGroupPerGroup) {
+  KaiResult r = Kai("leaderworkerset-x-k8s-io-leaderworkerset-v1", R"(
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: vllm, namespace: serve, uid: 9c1d-lws}
+spec:
+  replicas: 2
+  leaderWorkerTemplate:
+    size: 4
+    workerTemplate: {spec: {containers: [{name: w, image: vllm}]}}
+)",
+                    R"(
+metadata:
+  name: vllm-1
+  labels: {leaderworkerset.sigs.k8s.io/group-index: "1", leaderworkerset.sigs.k8s.io/worker-index: "0"}
+---
+metadata:
+  name: vllm-1-3
+  labels: {leaderworkerset.sigs.k8s.io/group-index: "1", leaderworkerset.sigs.k8s.io/worker-index: "3"}
+---
+metadata:
+  name: vllm-0-2
+  labels: {leaderworkerset.sigs.k8s.io/group-index: "0", leaderworkerset.sigs.k8s.io/worker-index: "2"}
+)");
+  // KAI: one PodGroup per group index, "<default name>-group-<index>", minMember = size, with
+  // the subgroups leader (1) and workers (size - 1).
+  ASSERT_EQ(r.pod_groups.size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(Name(r.pod_groups[i]), "pg-vllm-9c1d-lws-group-" + std::to_string(i));
+    ExpectSpec(r.pod_groups[i], R"(
+minMember: 4
+minSubGroup: 2
+subGroups:
+  - {name: leader, minMember: 1}
+  - {name: workers, minMember: 3}
+)");
+  }
+  EXPECT_EQ(r.pods, (std::vector<std::string>{"vllm-1 -> pg-vllm-9c1d-lws-group-1 leader",
+                                              "vllm-1-3 -> pg-vllm-9c1d-lws-group-1 workers",
+                                              "vllm-0-2 -> pg-vllm-9c1d-lws-group-0 workers"}));
+}
+
+TEST(KaiCatalogParity, RayClusterHeadGroupAndWorkerGroupsWithAutoscalingMinimums) {
+  KaiResult r = Kai("ray-io-raycluster-v1", R"(
+apiVersion: ray.io/v1
+kind: RayCluster
+metadata:
+  name: rc
+  namespace: ray
+  uid: 77aa-rc
+  labels: {ray.io/priority-class-name: inference}
+spec:
+  enableInTreeAutoscaling: true
+  headGroupSpec: {template: {spec: {containers: [{name: head, image: ray}]}}}
+  workerGroupSpecs:
+    - {groupName: cpu, replicas: 4, minReplicas: 1, maxReplicas: 8,
+       template: {spec: {containers: [{name: w, image: ray}]}}}
+    - {groupName: tpu, replicas: 2, minReplicas: 2, maxReplicas: 2, numOfHosts: 4,
+       template: {spec: {containers: [{name: w, image: ray}]}}}
+)",
+                    R"(
+metadata: {name: rc-head-x, labels: {ray.io/node-type: head, ray.io/group: headgroup}}
+---
+metadata: {name: rc-tpu-worker-y, labels: {ray.io/node-type: worker, ray.io/group: tpu}}
+)");
+  // KAI: minimum 1 (head) + Σ minReplicas × numOfHosts with in-tree autoscaling; subgroups
+  // headgroup and one per worker group; the priority class from ray.io/priority-class-name.
+  ASSERT_EQ(r.pod_groups.size(), 1u);
+  EXPECT_EQ(Name(r.pod_groups[0]), "pg-rc-77aa-rc");
+  ExpectSpec(r.pod_groups[0], R"(
+minMember: 10
+minSubGroup: 3
+priorityClassName: inference
+subGroups:
+  - {name: headgroup, minMember: 1}
+  - {name: cpu, minMember: 1}
+  - {name: tpu, minMember: 8}
+)");
+  EXPECT_EQ(r.pods, (std::vector<std::string>{"rc-head-x -> pg-rc-77aa-rc headgroup",
+                                              "rc-tpu-worker-y -> pg-rc-77aa-rc tpu"}));
+
+  // Without autoscaling every replica counts: 1 + 4 + 2 × 4.
+  KaiResult fixed = Kai("ray-io-raycluster-v1", R"(
+apiVersion: ray.io/v1
+kind: RayCluster
+metadata: {name: rc, uid: u2}
+spec:
+  headGroupSpec: {template: {spec: {containers: [{name: head, image: ray}]}}}
+  workerGroupSpecs:
+    - {groupName: cpu, replicas: 4, minReplicas: 1, template: {spec: {containers: [{name: w, image: ray}]}}}
+    - {groupName: tpu, replicas: 2, numOfHosts: 4, template: {spec: {containers: [{name: w, image: ray}]}}}
+)");
+  ASSERT_EQ(fixed.pod_groups.size(), 1u);
+  ExpectSpec(fixed.pod_groups[0], R"(
+minMember: 13
+minSubGroup: 3
+subGroups:
+  - {name: headgroup, minMember: 1}
+  - {name: cpu, minMember: 4}
+  - {name: tpu, minMember: 8}
+)");
+}
+
+TEST(KaiCatalogParity, PyTorchJobMasterAndWorkerSubGroups) {
+  KaiResult r = Kai("kubeflow-org-pytorchjob-v1", R"(
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: bert, namespace: train, uid: 31ab-pt}
+spec:
+  runPolicy: {schedulingPolicy: {queue: team-a, priorityClass: high}}
+  pytorchReplicaSpecs:
+    Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: pt}]}}}
+    Worker: {replicas: 4, template: {spec: {containers: [{name: pytorch, image: pt}]}}}
+)",
+                    R"(
+metadata: {name: bert-worker-3, labels: {training.kubeflow.org/replica-type: worker, training.kubeflow.org/replica-index: "3"}}
+---
+metadata: {name: bert-master-0, labels: {training.kubeflow.org/replica-type: master, training.kubeflow.org/replica-index: "0"}}
+)");
+  // KAI: minMember = Σ replicas; master subgroup = master replicas, worker = the rest.
+  ASSERT_EQ(r.pod_groups.size(), 1u);
+  EXPECT_EQ(Name(r.pod_groups[0]), "pg-bert-31ab-pt");
+  ExpectSpec(r.pod_groups[0], R"(
+minMember: 5
+minSubGroup: 2
+queue: team-a
+priorityClassName: high
+subGroups:
+  - {name: master, minMember: 1}
+  - {name: worker, minMember: 4}
+)");
+  EXPECT_EQ(r.pods, (std::vector<std::string>{"bert-worker-3 -> pg-bert-31ab-pt worker",
+                                              "bert-master-0 -> pg-bert-31ab-pt master"}));
+}
+
+TEST(KaiCatalogParity, PyTorchJobElasticAndSchedulingPolicyMinimums) {
+  // elasticPolicy.minReplicas is the whole job's minimum for KAI; the workers get the rest.
+  KaiResult elastic = Kai("kubeflow-org-pytorchjob-v1", R"(
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: el, uid: u3}
+spec:
+  elasticPolicy: {minReplicas: 3, maxReplicas: 8}
+  pytorchReplicaSpecs:
+    Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: pt}]}}}
+    Worker: {replicas: 6, template: {spec: {containers: [{name: pytorch, image: pt}]}}}
+)");
+  ASSERT_EQ(elastic.pod_groups.size(), 1u);
+  ExpectSpec(elastic.pod_groups[0], R"(
+minMember: 3
+minSubGroup: 2
+subGroups:
+  - {name: master, minMember: 1}
+  - {name: worker, minMember: 2}
+)");
+  // schedulingPolicy.minAvailable wins; a job without a Master has no master subgroup.
+  KaiResult workers_only = Kai("kubeflow-org-pytorchjob-v1", R"(
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: wo, uid: u4}
+spec:
+  elasticPolicy: {minReplicas: 3}
+  runPolicy: {schedulingPolicy: {minAvailable: 2}}
+  pytorchReplicaSpecs:
+    Worker: {replicas: 5, template: {spec: {containers: [{name: pytorch, image: pt}]}}}
+)");
+  ASSERT_EQ(workers_only.pod_groups.size(), 1u);
+  ExpectSpec(workers_only.pod_groups[0], R"(
+minMember: 2
+minSubGroup: 1
+subGroups:
+  - {name: worker, minMember: 2}
+)");
+}
+
+TEST(KaiCatalogParity, MpiJobOneFlatGroup) {
+  for (const char* stem : {"kubeflow-org-mpijob-v2beta1", "kubeflow-org-mpijob-v1"}) {
+    SCOPED_TRACE(stem);
+    const std::string version = std::string(stem).substr(std::string(stem).rfind('-') + 1);
+    KaiResult r = Kai(stem, "apiVersion: kubeflow.org/" + version + R"(
+kind: MPIJob
+metadata: {name: allreduce, namespace: hpc, uid: 5e5e-mpi}
+spec:
+  mpiReplicaSpecs:
+    Launcher: {replicas: 1, template: {spec: {containers: [{name: l, image: mpi}]}}}
+    Worker: {replicas: 8, template: {spec: {containers: [{name: w, image: mpi}]}}}
+)",
+                      R"(
+metadata:
+  name: allreduce-worker-7
+  labels: {training.kubeflow.org/job-role: worker, training.kubeflow.org/replica-type: worker}
+)");
+    // KAI: one PodGroup, minMember = launcher + workers, no subgroups.
+    ASSERT_EQ(r.pod_groups.size(), 1u);
+    EXPECT_EQ(Name(r.pod_groups[0]), "pg-allreduce-5e5e-mpi");
+    ExpectSpec(r.pod_groups[0], "minMember: 9\n");
+    EXPECT_EQ(r.pods, (std::vector<std::string>{"allreduce-worker-7 -> pg-allreduce-5e5e-mpi "}));
+  }
+  // schedulingPolicy.minAvailable wins; WaitForWorkersReady leaves the launcher out.
+  KaiResult min = Kai("kubeflow-org-mpijob-v2beta1", R"(
+apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: a, uid: u5}
+spec:
+  runPolicy: {schedulingPolicy: {minAvailable: 4}}
+  mpiReplicaSpecs:
+    Launcher: {replicas: 1, template: {spec: {containers: [{name: l, image: mpi}]}}}
+    Worker: {replicas: 8, template: {spec: {containers: [{name: w, image: mpi}]}}}
+)");
+  ASSERT_EQ(min.pod_groups.size(), 1u);
+  ExpectSpec(min.pod_groups[0], "minMember: 4\n");
+  KaiResult wait = Kai("kubeflow-org-mpijob-v2beta1", R"(
+apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: b, uid: u6}
+spec:
+  launcherCreationPolicy: WaitForWorkersReady
+  mpiReplicaSpecs:
+    Launcher: {replicas: 1, template: {spec: {containers: [{name: l, image: mpi}]}}}
+    Worker: {replicas: 8, template: {spec: {containers: [{name: w, image: mpi}]}}}
+)");
+  ASSERT_EQ(wait.pod_groups.size(), 1u);
+  ExpectSpec(wait.pod_groups[0], "minMember: 8\n");
+}
+
+}  // namespace
+}  // namespace wmap
