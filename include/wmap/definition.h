@@ -222,8 +222,19 @@ struct GangSubGroupDefinition {
   std::string field;  // "spec.optimizationInstructions.gangScheduling.gangs[0].subGroups[1]"
   Position position;
 };
+// Gangs a framework computes itself (Grove's PodGangs): `gangs` is an expression over the
+// workload giving one object per gang, and each pod names its gang and leaf subgroup (as the
+// framework labels its pods). See docs/gangs.md for the objects' fields.
+struct ComputedGangs {
+  Expression gangs;
+  Expression pod_gang;                      // over a pod: the name of its gang
+  std::optional<Expression> pod_sub_group;  // over a pod: its leaf subgroup
+};
 struct GangDefinition {
   std::string name;
+  // Set: the gangs come from `computed`; forEachInstanceOf, forEachReplica, nameTemplate,
+  // minMember, minSubGroup, topology and subGroups are then absent.
+  std::optional<ComputedGangs> computed;
   std::optional<std::string> for_each_instance_of;  // a component name
   bool for_each_replica = false;  // one gang per replica of each instance of that component
   std::optional<std::string> name_template;  // absent = the default

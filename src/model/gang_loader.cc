@@ -102,10 +102,30 @@ GangDefinition DefinitionLoader::GangOf(const Node& n) {
   gang.field = n.path();
   gang.position = n.position();
   gang.min_member_override_annotation = "workloadmap.dev/min-member";
-  if (!n.ExpectObject({"name", "forEachInstanceOf", "forEachReplica", "nameTemplate", "minMember",
-                       "minSubGroup", "minMemberOverrideAnnotation", "queue", "priorityClassName",
-                       "preemptibility", "topology", "subGroups"})) {
+  if (!n.ExpectObject({"name", "computed", "forEachInstanceOf", "forEachReplica", "nameTemplate",
+                       "minMember", "minSubGroup", "minMemberOverrideAnnotation", "queue",
+                       "priorityClassName", "preemptibility", "topology", "subGroups"})) {
     return gang;
+  }
+  if (std::optional<Node> c = n.Member("computed")) {
+    gang_positions_.by_field[c->path()] = c->position();
+    if (c->ExpectObject({"gangs", "podGang", "podSubGroup"})) {
+      std::optional<Expression> gangs = ExpressionObject(*c, "gangs");
+      std::optional<Expression> pod_gang = ExpressionObject(*c, "podGang");
+      if (!gangs) {
+        c->Fail(c->path() + ".gangs is required",
+                "an expression over the workload giving one object per gang");
+      }
+      if (!pod_gang) {
+        c->Fail(c->path() + ".podGang is required",
+                "an expression over a pod giving the name of its gang, e.g. "
+                ".metadata.labels[\"grove.io/podgang\"]");
+      }
+      if (gangs && pod_gang) {
+        gang.computed = ComputedGangs{std::move(*gangs), std::move(*pod_gang),
+                                      ExpressionObject(*c, "podSubGroup")};
+      }
+    }
   }
   for (std::string_view key : {"name", "forEachInstanceOf", "forEachReplica", "nameTemplate",
                                "minMemberOverrideAnnotation"}) {

@@ -133,6 +133,7 @@ void GangChecker::Check(const GangScheduling& gang) {
       }
     }
     CheckGang(g);
+    if (g.computed) continue;  // names come from the computed objects, checked when planned
     std::string resolved;
     if (g.name_template) {
       resolved = Substitute(*g.name_template, "gang", g.name);
@@ -161,6 +162,26 @@ void GangChecker::CheckGang(const GangDefinition& g) {
     Report("gang name '" + g.name + "' is not a DNS label", At(g.field + ".name", g.position),
            "use at most 63 lowercase letters, digits and '-', starting and ending with a letter or "
            "digit");
+  }
+  if (g.computed) {
+    // The computed objects carry their own names, minimums and subgroups.
+    const std::pair<bool, const char*> shaped[] = {
+        {g.for_each_instance_of.has_value(), "forEachInstanceOf"},
+        {g.for_each_replica, "forEachReplica"},
+        {g.name_template.has_value(), "nameTemplate"},
+        {g.min_member.has_value(), "minMember"},
+        {g.min_sub_group.has_value(), "minSubGroup"},
+        {g.topology.has_value(), "topology"},
+        {!g.sub_groups.empty(), "subGroups"}};
+    for (const auto& [present, field] : shaped) {
+      if (!present) continue;
+      Report("gang '" + g.name + "' has both computed and " + field,
+             At(g.field + "." + field, g.position),
+             "a computed gang takes its name, minimums, topology and subgroups from the objects "
+             "computed.gangs gives; remove " +
+                 std::string(field));
+    }
+    return;
   }
   Context context{&g, std::nullopt, g.for_each_replica};
   std::optional<size_t> anchor;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "resolve/extract.h"
 #include "resolve/gang_plan_support.h"
 #include "wmap/gang.h"
 
@@ -16,6 +17,15 @@ namespace wmap::resolve::gang_form {
 
 // Where a level of the plan stands: the component it is about (none: the whole workload),
 // restricted to an instance and/or replica, and the values of $instance and $replica.
+// Gangs and subgroups one plan may hold; a replica count read from a hostile or mistaken object
+// must not make the planner loop for ever.
+inline constexpr size_t kMaxPlanned = 100000;
+
+inline Error TooMany() {
+  return MakeError("the plan needs more than " + std::to_string(kMaxPlanned) +
+                   " gangs and subgroups; check the replica counts");
+}
+
 struct Level {
   std::optional<size_t> component;
   Selection selection;
@@ -42,6 +52,7 @@ struct NodeInfo {
 // A planned gang with what pods are matched against.
 struct BuiltGang {
   size_t definition = 0;
+  bool computed = false;  // made by a `computed` gang: pods join by its podGang expression
   std::optional<size_t> anchor;
   Selection selection;
   std::vector<NodeInfo> nodes;
@@ -61,6 +72,11 @@ class GangFormPlanner {
   std::optional<Error> BuildGangs(size_t index, const GangDefinition& g);
   std::optional<Error> BuildGang(size_t index, const GangDefinition& g, const Level& level,
                                  const std::string& instance_label);
+  // The `computed` form (gang_plan_computed.cc).
+  std::optional<Error> BuildComputedGangs(size_t index, const GangDefinition& g);
+  // Places `pod` by the podGang / podSubGroup expressions of the computed gangs; false when no
+  // computed gang takes it (a->reason then says why, when a computed gang was asked).
+  Result<bool> AssignComputed(const Value& pod, PodGangAssignment* a) const;
   // Appends the subgroups of `s` under `parent` (an index into plan->sub_groups, or -1) and
   // their descendants; `emitted` receives the indexes of the subgroups made for `s` itself.
   std::optional<Error> Expand(const GangDefinition& g, const GangSubGroupDefinition& s,

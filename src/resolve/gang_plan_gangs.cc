@@ -13,15 +13,6 @@ namespace wmap::resolve {
 namespace gang_form {
 namespace {
 
-// Gangs and subgroups one plan may hold; a replica count read from a hostile or mistaken object
-// must not make the planner loop for ever.
-constexpr size_t kMaxPlanned = 100000;
-
-Error TooMany() {
-  return MakeError("the plan needs more than " + std::to_string(kMaxPlanned) +
-                   " gangs and subgroups; check the replica counts");
-}
-
 std::string ReplicaText(const std::optional<int64_t>& r) {
   return r ? std::to_string(*r) : std::string();
 }
@@ -67,6 +58,7 @@ Result<GangPlans> GangFormPlanner::Plan(std::span<const Value> pods) {
 }
 
 std::optional<Error> GangFormPlanner::BuildGangs(size_t index, const GangDefinition& g) {
+  if (g.computed) return BuildComputedGangs(index, g);
   if (!g.for_each_instance_of) return BuildGang(index, g, Level{}, "");
   size_t k = static_cast<size_t>(definition_.FindComponent(*g.for_each_instance_of));
   auto data = reader_.Component(k);
@@ -172,21 +164,9 @@ std::optional<Error> GangFormPlanner::BuildGang(size_t index, const GangDefiniti
     if (!r.ok()) return r.error();
     min_member = *r;
   }
-  const Value* annotations = object.find("metadata");
-  annotations = annotations ? annotations->find("annotations") : nullptr;
-  if (const Value* v =
-          annotations ? annotations->find(g.min_member_override_annotation) : nullptr) {
-    std::string s = v->is_string() ? std::string(v->as_string()) : "";
-    int64_t n = 0;
-    bool ok = !s.empty() && s.size() <= 10 &&
-              std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (ok) n = std::stoll(s);
-    if (!ok || n < 1 || n > 2147483647) {
-      return MakeError(what + ": annotation " + g.min_member_override_annotation + " is " +
-                       json::ToCompactString(*v) + ", want an integer from 1 to 2147483647");
-    }
-    min_member = static_cast<int32_t>(n);
-  }
+  auto override_min = MinMemberOverride(object, g.min_member_override_annotation, what);
+  if (!override_min.ok()) return override_min.error();
+  if (*override_min) min_member = *override_min;
   if (min_member) {
     plan.min_member = *min_member;
     if (*min_member == default_min) {

@@ -43,6 +43,9 @@ Result<bool> GangFormPlanner::Matches(const Value& pod, size_t pod_component,
 
 Result<PodGangAssignment> GangFormPlanner::Assign(const Value& pod) const {
   PodGangAssignment a = AssignmentFor(pod);
+  auto computed = AssignComputed(pod, &a);
+  if (!computed.ok()) return computed.error();
+  if (*computed) return a;
   auto component = querier_.InferPodComponent(pod);
   if (!component.ok()) return component.error();
   if (!*component) {
@@ -53,6 +56,7 @@ Result<PodGangAssignment> GangFormPlanner::Assign(const Value& pod) const {
   PodKeys keys;
   for (size_t i = 0; i < built_.size(); ++i) {
     const BuiltGang& b = built_[i];
+    if (b.computed) continue;
     auto in_gang = Matches(pod, p, b.anchor, b.selection.instance, b.selection.replica, &keys);
     if (!in_gang.ok()) return in_gang.error();
     if (!*in_gang) continue;

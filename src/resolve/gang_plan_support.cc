@@ -1,5 +1,6 @@
 #include "resolve/gang_plan_support.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -376,6 +377,29 @@ Result<std::string> EvaluateText(const Expression& e, const Value& object,
   }
   const Value& v = (*results)[0];
   return v.is_null() ? std::string() : std::string(v.as_string());
+}
+
+Result<std::vector<Value>> EvaluateAll(const Expression& e, const Value& input,
+                                       const GangVariables& variables) {
+  return Run(e, input, variables);
+}
+
+Result<std::optional<int32_t>> MinMemberOverride(const Value& object, const std::string& annotation,
+                                                 const std::string& what) {
+  const Value* annotations = object.find("metadata");
+  annotations = annotations ? annotations->find("annotations") : nullptr;
+  const Value* v = annotations ? annotations->find(annotation) : nullptr;
+  if (v == nullptr) return std::optional<int32_t>();
+  std::string s = v->is_string() ? std::string(v->as_string()) : "";
+  int64_t n = 0;
+  bool ok = !s.empty() && s.size() <= 10 &&
+            std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (ok) n = std::stoll(s);
+  if (!ok || n < 1 || n > 2147483647) {
+    return MakeError(what + ": annotation " + annotation + " is " + json::ToCompactString(*v) +
+                     ", want an integer from 1 to 2147483647");
+  }
+  return std::optional<int32_t>(static_cast<int32_t>(n));
 }
 
 Result<int32_t> ToCount(int64_t n, const std::string& what) {

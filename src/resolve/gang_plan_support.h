@@ -106,6 +106,15 @@ Result<std::optional<int32_t>> EvaluateCount(const Expression& e, const Value& o
 Result<std::string> EvaluateText(const Expression& e, const Value& object,
                                  const GangVariables& variables, const std::string& what);
 
+// Every result of a `gangs` expression (at most the evaluation options' result limit).
+Result<std::vector<Value>> EvaluateAll(const Expression& e, const Value& input,
+                                       const GangVariables& variables);
+
+// The workload's minimum-member override: the integer (1 to 2147483647) its annotation
+// `annotation` holds, nullopt without the annotation, an error naming `what` for anything else.
+Result<std::optional<int32_t>> MinMemberOverride(const Value& object, const std::string& annotation,
+                                                 const std::string& what);
+
 // int64 -> int32 for plan fields; larger counts are an error naming `what`.
 Result<int32_t> ToCount(int64_t n, const std::string& what);
 

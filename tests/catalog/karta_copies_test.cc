@@ -61,9 +61,11 @@ std::string PodComponent(const PodQuerier& q, const Definition& d, const Value& 
 TEST(KartaCopies, TheFolderHoldsTheCopiesOfTheConvertedTypes) {
   const std::vector<std::string> stems = KartaStems();
   EXPECT_EQ(stems, (std::vector<std::string>{
-                       "jobset-x-k8s-io-jobset-v1alpha2", "kubeflow-org-mpijob-v2beta1",
-                       "kubeflow-org-pytorchjob-v1", "leaderworkerset-x-k8s-io-leaderworkerset-v1",
-                       "ray-io-raycluster-v1"}));
+                       "grove-io-podcliqueset-v1alpha1", "jobset-x-k8s-io-jobset-v1alpha2",
+                       "kubeflow-org-mpijob-v2beta1", "kubeflow-org-pytorchjob-v1",
+                       "leaderworkerset-x-k8s-io-leaderworkerset-v1",
+                       "nvidia-com-dynamographdeployment-v1alpha1",
+                       "nvidia-com-dynamographdeployment-v1beta1", "ray-io-raycluster-v1"}));
   // Every built-in WorkloadDefinition of a type upstream covers has its copy.
   const fs::path upstream = fs::path(WMAP_SHARED_DIR) / "conformance/upstream/catalog";
   for (const std::string& stem : test_support::CatalogStems()) {

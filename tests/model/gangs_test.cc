@@ -2,6 +2,7 @@
 // form; a Karta refuses the extensions; the rules of the gangs form with positions and hints.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -320,6 +321,47 @@ TEST(GangRulesTest, SchemaOfTheGangsForm) {
                 "failed validation: del function is not allowed",
             }));
   EXPECT_EQ(r.errors[0].hint, "did you mean \"nameTemplate\"?");
+}
+
+TEST(GangRulesTest, ComputedGangsLoad) {
+  LoadResult r = WithGangs(R"(      gangs:
+        - name: podgang
+          computed:
+            gangs: {expression: '{name: .metadata.name, subGroups: [{name: "all", pods: 2}]}'}
+            podGang: {expression: '.metadata.labels["grove.io/podgang"]'}
+            podSubGroup: {expression: '.metadata.labels["grove.io/podclique"]'}
+          queue: {expression: .metadata.labels.queue}
+)");
+  ASSERT_TRUE(r.ok()) << (r.errors.empty() ? "" : r.errors[0].ToString());
+  const GangDefinition& g = r.definitions[0].gang_scheduling()->gangs[0];
+  ASSERT_TRUE(g.computed.has_value());
+  EXPECT_EQ(g.computed->pod_gang.text, ".metadata.labels[\"grove.io/podgang\"]");
+  ASSERT_TRUE(g.computed->pod_sub_group.has_value());
+  EXPECT_TRUE(g.queue.has_value());
+}
+
+TEST(GangRulesTest, ComputedGangsTakeNoShapeFieldsAndNeedTheirExpressions) {
+  LoadResult r = WithGangs(R"(      gangs:
+        - name: a
+          computed:
+            gangs: {expression: '{name: "x"}'}
+            podGang: {expression: .metadata.name}
+          forEachInstanceOf: worker
+          subGroups:
+            - componentName: worker
+        - name: b
+          computed:
+            podSubGroup: {expression: .metadata.name}
+)");
+  std::vector<std::string> findings = Findings(r);
+  auto has = [&](const std::string& text) {
+    return std::any_of(findings.begin(), findings.end(),
+                       [&](const std::string& f) { return f.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("gang 'a' has both computed and forEachInstanceOf")) << findings.size();
+  EXPECT_TRUE(has("gang 'a' has both computed and subGroups"));
+  EXPECT_TRUE(has("gangs[1].computed.gangs is required"));
+  EXPECT_TRUE(has("gangs[1].computed.podGang is required"));
 }
 
 }  // namespace

@@ -665,5 +665,118 @@ TEST(GangPlanKartaTest, NoGangInstructionsNoGangs) {
   EXPECT_EQ(plans.pods[0].reason, "the definition has no gang scheduling instructions");
 }
 
+// A definition whose only gang is computed by `expression` (the pods join by label).
+Definition ComputedDefinition(const std::string& expression) {
+  return LoadText(R"(apiVersion: workloadmap.dev/v1alpha1
+kind: WorkloadDefinition
+metadata: {name: computed}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: app
+      kind: {group: example.com, version: v1, kind: App}
+      statusDefinition:
+        phaseDefinition: {path: .status.phase}
+        statusMappings:
+          running: [{byPhase: Running}]
+    childComponents:
+      - name: part
+        kind: {group: "", version: v1, kind: Pod}
+        ownerRef: app
+        instanceIdPath: .spec.parts[].name
+        specDefinition:
+          podTemplateSpecPath: .spec.parts[].template
+        podSelector:
+          componentTypeSelector: {keyPath: .metadata.labels.part}
+          componentInstanceSelector: {idPath: .metadata.labels.part}
+  optimizationInstructions:
+    gangScheduling:
+      gangs:
+        - name: computed
+          computed:
+            gangs:
+              expression: ')" +
+                  expression + R"('
+            podGang: {expression: .metadata.labels.gang}
+            podSubGroup: {expression: .metadata.labels.leaf}
+)");
+}
+
+Value ComputedApp() {
+  return yaml::Parse(R"(
+apiVersion: example.com/v1
+kind: App
+metadata: {name: app, uid: u1}
+spec:
+  parts:
+    - name: a
+      template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]}}
+)")
+      .value();
+}
+
+TEST(GangPlanComputedTest, GangsSubGroupsParentsAndPods) {
+  Definition d = ComputedDefinition(
+      R"({name: "g1", subGroups: [{name: "top"}, {name: "l1", parent: "top", minMember: 1, pods: 3, component: "part", instance: "a"}, {name: "l2", parent: "top", pods: 2}]}, {name: "g2", minMember: 4, minSubGroup: 1, subGroups: [{name: "x", pods: 5}]})");
+  const std::vector<Value> pods = {
+      yaml::Parse("metadata: {name: p1, labels: {gang: g1, leaf: l2}}").value(),
+      yaml::Parse("metadata: {name: p2, labels: {gang: g2, leaf: nope}}").value(),
+      yaml::Parse("metadata: {name: p3, labels: {gang: g9}}").value(),
+      yaml::Parse("metadata: {name: p4}").value()};
+  GangPlans plans = Plan(d, ComputedApp(), pods);
+  ASSERT_EQ(plans.gangs.size(), 2u);
+  const GangPlan& g1 = plans.gangs[0];
+  EXPECT_EQ(g1.name, "g1");
+  EXPECT_EQ(g1.definition_gang, "computed");
+  EXPECT_EQ(g1.min_member, 3);  // leaves' minimums: 1 + 2
+  EXPECT_EQ(g1.min_sub_group, 0);
+  EXPECT_EQ(g1.pods, 5);
+  EXPECT_EQ(Shape(g1), (std::vector<std::string>{"top parent= min=0 minSub=2 pods=5",
+                                                 "l1 parent=top min=1 minSub=0 pods=3",
+                                                 "l2 parent=top min=2 minSub=0 pods=2"}));
+  // Resources from the leaf that names its component instance: 3 pods of 2 CPUs, 1 at minimum.
+  EXPECT_EQ(g1.resources, (ResourceList{{"cpu", 6000}}));
+  EXPECT_EQ(g1.min_resources, (ResourceList{{"cpu", 2000}}));
+  EXPECT_EQ(plans.gangs[1].min_member, 4);
+  EXPECT_EQ(plans.gangs[1].min_sub_group, 1);
+  ASSERT_EQ(plans.pods.size(), 4u);
+  EXPECT_EQ(plans.pods[0].gang, "g1");
+  EXPECT_EQ(plans.pods[0].sub_group, "l2");
+  EXPECT_EQ(plans.pods[1].gang, "g2");
+  EXPECT_EQ(plans.pods[1].sub_group, "");  // no leaf of that name
+  EXPECT_EQ(plans.pods[2].gang, "");
+  EXPECT_EQ(plans.pods[2].reason,
+            "the pod's gang \"g9\" (computed.podGang of gang computed) is not among the planned "
+            "gangs");
+  EXPECT_EQ(plans.pods[3].reason, "computed.podGang of gang computed gives no gang for the pod");
+}
+
+TEST(GangPlanComputedTest, ObjectsThatCannotBeGangs) {
+  const Value app = ComputedApp();
+  EXPECT_EQ(PlanError(ComputedDefinition("1"), app),
+            "gang computed (computed.gangs result 0): gave 1, want an object");
+  EXPECT_EQ(PlanError(ComputedDefinition("{}"), app),
+            "gang computed (computed.gangs result 0): has no name");
+  EXPECT_EQ(
+      PlanError(ComputedDefinition(R"({name: "g", subGroups: [{name: "a", parent: "b"}]})"), app),
+      "gang computed g subgroup a: parent \"b\" is not an earlier subgroup");
+  EXPECT_EQ(
+      PlanError(ComputedDefinition(R"({name: "g", subGroups: [{name: "a"}, {name: "a"}]})"), app),
+      "gang computed g: subgroup name \"a\" appears twice");
+  EXPECT_EQ(
+      PlanError(ComputedDefinition(R"({name: "g", subGroups: [{name: "a", component: "zz"}]})"),
+                app),
+      "gang computed g subgroup a: names unknown component \"zz\"");
+  EXPECT_EQ(PlanError(ComputedDefinition(
+                          R"({name: "g", subGroups: [{name: "a", minMember: 3, pods: 2}]})"),
+                      app),
+            "gang computed g subgroup a: minMember 3 is more than its 2 pods");
+  EXPECT_EQ(
+      PlanError(ComputedDefinition(R"({name: "g", subGroups: [{name: "a", pods: -1}]})"), app),
+      "gang computed g subgroup a: pods is -1, want an integer from 0 to 2147483647");
+  EXPECT_EQ(PlanError(ComputedDefinition(R"({name: "g"}, {name: "g"})"), app),
+            "two gangs are named \"g\"");
+}
+
 }  // namespace
 }  // namespace wmap

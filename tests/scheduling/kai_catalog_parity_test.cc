@@ -4,7 +4,8 @@
 // and every pod joins the subgroup the plugin would put it in. The expected PodGroups are
 // written out by hand from the plugins' behaviour (JobSet: parent per replicatedJob, leaf per
 // Job index; LeaderWorkerSet: one PodGroup per group; Ray: headgroup plus one per worker group;
-// PyTorch: master and worker; MPI: one flat group).
+// PyTorch: master and worker; MPI: one flat group; Grove and Dynamo on Grove: one PodGroup per
+// PodGang Grove computes, a subgroup per PodClique).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -392,6 +393,113 @@ spec:
 )");
   ASSERT_EQ(wait.pod_groups.size(), 1u);
   ExpectSpec(wait.pod_groups[0], "minMember: 8\n");
+}
+
+TEST(KaiCatalogParity, GrovePodGroupPerPodGangWithScaledScalingGroupReplicas) {
+  KaiResult r = Kai("grove-io-podcliqueset-v1alpha1", R"(
+apiVersion: grove.io/v1alpha1
+kind: PodCliqueSet
+metadata: {name: serve, namespace: infer, uid: 4f4f-pcs}
+spec:
+  replicas: 1
+  template:
+    cliques:
+      - {name: frontend, spec: {replicas: 2, minAvailable: 1, podSpec: {containers: [{name: f, image: x}]}}}
+      - {name: pleader, spec: {replicas: 1, podSpec: {containers: [{name: l, image: x}]}}}
+      - {name: pworker, spec: {replicas: 3, minAvailable: 2, podSpec: {containers: [{name: w, image: x}]}}}
+    podCliqueScalingGroups:
+      - {name: prefill, cliqueNames: [pleader, pworker], replicas: 3, minAvailable: 2}
+)",
+                    R"(
+metadata:
+  name: serve-0-prefill-2-pworker-abcde
+  labels: {grove.io/podgang: serve-0-prefill-0, grove.io/podclique: serve-0-prefill-2-pworker}
+---
+metadata:
+  name: serve-0-frontend-fghij
+  labels: {grove.io/podgang: serve-0, grove.io/podclique: serve-0-frontend}
+)");
+  // Grove: a base PodGang per PodCliqueSet replica with the standalone cliques and the scaling
+  // group replicas below minAvailable; one scaled PodGang per replica above. KAI's plugin: a
+  // subgroup per PodGang podgroup with its minReplicas, minMember their sum. (KAI names the
+  // PodGroup from the PodGang object, pg-<podgang>-<podgang uid>; the plan uses the PodGang name.)
+  ASSERT_EQ(r.pod_groups.size(), 2u);
+  EXPECT_EQ(Name(r.pod_groups[0]), "serve-0");
+  ExpectSpec(r.pod_groups[0], R"(
+minMember: 7
+subGroups:
+  - {name: serve-0-frontend, minMember: 1}
+  - {name: serve-0-prefill-0-pleader, minMember: 1}
+  - {name: serve-0-prefill-0-pworker, minMember: 2}
+  - {name: serve-0-prefill-1-pleader, minMember: 1}
+  - {name: serve-0-prefill-1-pworker, minMember: 2}
+)");
+  EXPECT_EQ(Name(r.pod_groups[1]), "serve-0-prefill-0");
+  ExpectSpec(r.pod_groups[1], R"(
+minMember: 3
+subGroups:
+  - {name: serve-0-prefill-2-pleader, minMember: 1}
+  - {name: serve-0-prefill-2-pworker, minMember: 2}
+)");
+  EXPECT_EQ(r.pods,
+            (std::vector<std::string>{"serve-0-prefill-2-pworker-abcde -> serve-0-prefill-0 "
+                                      "serve-0-prefill-2-pworker",
+                                      "serve-0-frontend-fghij -> serve-0 serve-0-frontend"}));
+}
+
+TEST(KaiCatalogParity, DynamoOnGroveGroupsByThePodGangsOfItsPodCliqueSet) {
+  for (const char* stem :
+       {"nvidia-com-dynamographdeployment-v1beta1", "nvidia-com-dynamographdeployment-v1alpha1"}) {
+    SCOPED_TRACE(stem);
+    const bool beta = std::string(stem).ends_with("v1beta1");
+    const std::string spec = beta ? R"(
+spec:
+  components:
+    - {name: Frontend, componentType: frontend, replicas: 1}
+    - {name: decode, componentType: worker, replicas: 3, minAvailable: 2, multinode: {nodeCount: 4}}
+)"
+                                  : R"(
+spec:
+  services:
+    Frontend: {componentType: frontend, replicas: 1}
+    decode: {componentType: worker, replicas: 3, minAvailable: 2, multinode: {nodeCount: 4}}
+)";
+    KaiResult r =
+        Kai(stem,
+            std::string("apiVersion: nvidia.com/") + (beta ? "v1beta1" : "v1alpha1") +
+                "\nkind: DynamoGraphDeployment\nmetadata: {name: g, uid: 6d6d-dgd, annotations: "
+                "{nvidia.com/enable-grove: \"true\"}}" +
+                spec,
+            R"(
+metadata:
+  name: g-0-decode-0-decode-wkr-1
+  labels: {grove.io/podgang: g-0, grove.io/podclique: g-0-decode-0-decode-wkr}
+)");
+    // The PodCliqueSet Dynamo generates: clique <name> (lower case) per single-node component,
+    // a scaling group per multi-node one with cliques <name>-ldr and <name>-wkr, every clique
+    // needing 1 pod; scaling-group units below minAvailable in the base PodGang <graph>-0.
+    ASSERT_EQ(r.pod_groups.size(), 2u);
+    EXPECT_EQ(Name(r.pod_groups[0]), "g-0");
+    ExpectSpec(r.pod_groups[0], R"(
+minMember: 5
+subGroups:
+  - {name: g-0-frontend, minMember: 1}
+  - {name: g-0-decode-0-decode-ldr, minMember: 1}
+  - {name: g-0-decode-0-decode-wkr, minMember: 1}
+  - {name: g-0-decode-1-decode-ldr, minMember: 1}
+  - {name: g-0-decode-1-decode-wkr, minMember: 1}
+)");
+    EXPECT_EQ(Name(r.pod_groups[1]), "g-0-decode-0");
+    ExpectSpec(r.pod_groups[1], R"(
+minMember: 2
+subGroups:
+  - {name: g-0-decode-2-decode-ldr, minMember: 1}
+  - {name: g-0-decode-2-decode-wkr, minMember: 1}
+)");
+    EXPECT_EQ(
+        r.pods,
+        (std::vector<std::string>{"g-0-decode-0-decode-wkr-1 -> g-0 g-0-decode-0-decode-wkr"}));
+  }
 }
 
 }  // namespace
