@@ -65,7 +65,8 @@ TEST(KartaCopies, TheFolderHoldsTheCopiesOfTheConvertedTypes) {
                        "kubeflow-org-mpijob-v2beta1", "kubeflow-org-pytorchjob-v1",
                        "leaderworkerset-x-k8s-io-leaderworkerset-v1",
                        "nvidia-com-dynamographdeployment-v1alpha1",
-                       "nvidia-com-dynamographdeployment-v1beta1", "ray-io-raycluster-v1"}));
+                       "nvidia-com-dynamographdeployment-v1beta1", "ray-io-raycluster-v1",
+                       "ray-io-rayjob-v1", "ray-io-rayservice-v1"}));
   // Every built-in WorkloadDefinition of a type upstream covers has its copy.
   const fs::path upstream = fs::path(WMAP_SHARED_DIR) / "conformance/upstream/catalog";
   for (const std::string& stem : test_support::CatalogStems()) {

@@ -4,8 +4,9 @@
 // and every pod joins the subgroup the plugin would put it in. The expected PodGroups are
 // written out by hand from the plugins' behaviour (JobSet: parent per replicatedJob, leaf per
 // Job index; LeaderWorkerSet: one PodGroup per group; Ray: headgroup plus one per worker group;
-// PyTorch: master and worker; MPI: one flat group; Grove and Dynamo on Grove: one PodGroup per
-// PodGang Grove computes, a subgroup per PodClique).
+// PyTorch: master and worker; MPI, TensorFlow, XGBoost and JAX: one flat group; Notebook: its
+// one pod; Grove and Dynamo on Grove: one PodGroup per PodGang Grove computes, a subgroup per
+// PodClique).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -500,6 +501,92 @@ subGroups:
         r.pods,
         (std::vector<std::string>{"g-0-decode-0-decode-wkr-1 -> g-0 g-0-decode-0-decode-wkr"}));
   }
+}
+
+TEST(KaiCatalogParity, KubeflowDistributedJobsOneFlatGroup) {
+  struct Case {
+    const char* stem;
+    const char* kind;
+    const char* specs;
+  };
+  for (const Case& c : {Case{"kubeflow-org-tfjob-v1", "TFJob", "tfReplicaSpecs"},
+                        Case{"kubeflow-org-xgboostjob-v1", "XGBoostJob", "xgbReplicaSpecs"},
+                        Case{"kubeflow-org-jaxjob-v1", "JAXJob", "jaxReplicaSpecs"}}) {
+    SCOPED_TRACE(c.stem);
+    const bool jax = std::string(c.kind) == "JAXJob";
+    const std::string specs =
+        std::string("  ") + c.specs + ":\n" +
+        (jax ? ""
+             : "    Master: {replicas: 1, template: {spec: {containers: [{name: m, image: "
+               "x}]}}}\n") +
+        "    Worker: {replicas: 3, template: {spec: {containers: [{name: w, image: x}]}}}\n";
+    const std::string head = std::string("apiVersion: kubeflow.org/v1\nkind: ") + c.kind +
+                             "\nmetadata: {name: j, uid: 1a1a-kf}\nspec:\n";
+    // KAI: one PodGroup of Σ replicas; schedulingPolicy.minAvailable when set.
+    KaiResult all = Kai(c.stem, head + specs);
+    ASSERT_EQ(all.pod_groups.size(), 1u);
+    EXPECT_EQ(Name(all.pod_groups[0]), "pg-j-1a1a-kf");
+    ExpectSpec(all.pod_groups[0], jax ? "minMember: 3\n" : "minMember: 4\n");
+    KaiResult min =
+        Kai(c.stem, head + "  runPolicy: {schedulingPolicy: {minAvailable: 2}}\n" + specs);
+    ASSERT_EQ(min.pod_groups.size(), 1u);
+    ExpectSpec(min.pod_groups[0], "minMember: 2\n");
+  }
+}
+
+TEST(KaiCatalogParity, RayJobAndRayServiceGroupTheirRayCluster) {
+  const std::string cluster = R"(
+    enableInTreeAutoscaling: true
+    headGroupSpec: {template: {spec: {containers: [{name: head, image: ray}]}}}
+    workerGroupSpecs:
+      - {groupName: gpu, replicas: 3, minReplicas: 1, numOfHosts: 2,
+         template: {spec: {containers: [{name: w, image: ray}]}}}
+)";
+  const std::string want = R"(
+minMember: 3
+minSubGroup: 2
+priorityClassName: batch
+subGroups:
+  - {name: headgroup, minMember: 1}
+  - {name: gpu, minMember: 2}
+)";
+  KaiResult job = Kai("ray-io-rayjob-v1", R"(
+apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: rj, uid: 2b2b-rj, labels: {ray.io/priority-class-name: batch}}
+spec:
+  entrypoint: python train.py
+  rayClusterSpec:)" + cluster,
+                      R"(
+metadata: {name: rj-worker-1, labels: {ray.io/node-type: worker, ray.io/group: gpu}}
+)");
+  // KAI: the PodGroup is the RayJob's (pg-<rayjob>-<uid>), sized from its RayCluster.
+  ASSERT_EQ(job.pod_groups.size(), 1u);
+  EXPECT_EQ(Name(job.pod_groups[0]), "pg-rj-2b2b-rj");
+  ExpectSpec(job.pod_groups[0], want);
+  EXPECT_EQ(job.pods, (std::vector<std::string>{"rj-worker-1 -> pg-rj-2b2b-rj gpu"}));
+  KaiResult service = Kai("ray-io-rayservice-v1", R"(
+apiVersion: ray.io/v1
+kind: RayService
+metadata: {name: rs, uid: 3c3c-rs, labels: {ray.io/priority-class-name: batch}}
+spec:
+  rayClusterConfig:)" + cluster);
+  ASSERT_EQ(service.pod_groups.size(), 1u);
+  EXPECT_EQ(Name(service.pod_groups[0]), "pg-rs-3c3c-rs");
+  ExpectSpec(service.pod_groups[0], want);
+}
+
+TEST(KaiCatalogParity, NotebookOnePodGroupOfItsPod) {
+  KaiResult r = Kai("kubeflow-org-notebook-v1", R"(
+apiVersion: kubeflow.org/v1
+kind: Notebook
+metadata: {name: nb, namespace: lab, uid: 5d5d-nb}
+spec:
+  template: {spec: {containers: [{name: nb, image: jupyter}]}}
+)");
+  ASSERT_EQ(r.pod_groups.size(), 1u);
+  EXPECT_EQ(Name(r.pod_groups[0]), "pg-nb-5d5d-nb");
+  ExpectSpec(r.pod_groups[0], "minMember: 1\n");
 }
 
 }  // namespace
