@@ -335,8 +335,12 @@ std::string GangsText(const Value& doc) {
                     " pod group(s) planned from the definition's gangs\n";
   for (const Value& g : doc.find("gangs")->items()) {
     out += "\nPOD GROUP   " + Field(g, "name") + "\n";
-    out += "MIN         " + Field(g, "minMember") + " pods";
-    if (g.find("minSubGroup")->as_int() > 0) out += ", " + Field(g, "minSubGroup") + " subgroups";
+    const bool one = g.find("minMember")->as_int() == 1;
+    out += "MIN         " + Field(g, "minMember") + (one ? " pod" : " pods");
+    if (g.find("minSubGroup")->as_int() > 0) {
+      out += ", " + Field(g, "minSubGroup") +
+             (g.find("minSubGroup")->as_int() == 1 ? " subgroup" : " subgroups");
+    }
     out += " (" + Field(g, "pods") + " at full size)\n";
     for (std::string_view key : {"queue", "priorityClassName", "preemptibility"}) {
       if (const Value* v = g.find(key)) out += std::string(key) + ": " + Text(*v) + "\n";

@@ -2,7 +2,7 @@
 // makes a PodGang per PodCliqueSet replica and per scaled scaling-group replica), stated as an
 // expression over the workload giving one object per gang:
 //
-//   {name, minMember?, minSubGroup?, topology?: {topologyName, requiredTopologyLevel?,
+//   {name, minMember?, minSubGroup?, pods?, topology?: {topologyName, requiredTopologyLevel?,
 //    preferredTopologyLevel?},
 //    subGroups?: [{name, parent?, minMember?, minSubGroup?, pods?, component?, instance?,
 //                  topology?}]}
@@ -12,8 +12,8 @@
 // `instance` name the pod template they are made from, for resource totals. Parents need
 // minSubGroup children (default: all). A gang needs minMember pods (default: the sum of its
 // leaves' minimums) and minSubGroup top-level subgroups (default: 0, unset, as the framework's
-// gang objects leave it). Pods join the gang their podGang expression names and the leaf their
-// podSubGroup expression names.
+// gang objects leave it); one without subgroups states its `pods`. Pods join the gang their podGang
+// expression names and the leaf their podSubGroup expression names.
 #include <map>
 #include <set>
 
@@ -207,6 +207,13 @@ std::optional<Error> GangFormPlanner::BuildComputedGangs(size_t index, const Gan
     auto pods = ToCount(leaf_pods, what);
     if (!pods.ok()) return pods.error();
     plan.pods = *pods;
+    // A gang without subgroups states its pods itself.
+    auto gang_pods = Count(out, "pods", what);
+    if (!gang_pods.ok()) return gang_pods.error();
+    if (*gang_pods) {
+      if (!plan.sub_groups.empty()) return Bad(what, "pods is for gangs without subgroups");
+      plan.pods = **gang_pods;
+    }
     auto min_member = Count(out, "minMember", what);
     auto min_sub_group = Count(out, "minSubGroup", what);
     if (!min_member.ok()) return min_member.error();

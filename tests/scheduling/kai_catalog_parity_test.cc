@@ -4,9 +4,10 @@
 // and every pod joins the subgroup the plugin would put it in. The expected PodGroups are
 // written out by hand from the plugins' behaviour (JobSet: parent per replicatedJob, leaf per
 // Job index; LeaderWorkerSet: one PodGroup per group; Ray: headgroup plus one per worker group;
-// PyTorch: master and worker; MPI, TensorFlow, XGBoost and JAX: one flat group; Notebook: its
-// one pod; Grove and Dynamo on Grove: one PodGroup per PodGang Grove computes, a subgroup per
-// PodClique).
+// PyTorch: master and worker; MPI, TensorFlow, XGBoost and JAX: one flat group; Notebook and
+// Pod: their one pod; Job, StatefulSet: one group needing 1 pod unless annotated; CronJob: one
+// per spawned Job; Grove and Dynamo on Grove: one PodGroup per PodGang Grove computes, a subgroup
+// per PodClique).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -587,6 +588,86 @@ spec:
   ASSERT_EQ(r.pod_groups.size(), 1u);
   EXPECT_EQ(Name(r.pod_groups[0]), "pg-nb-5d5d-nb");
   ExpectSpec(r.pod_groups[0], "minMember: 1\n");
+}
+
+TEST(KaiCatalogParity, CoreTypesOneGroupNeedingOnePodUnlessAnnotated) {
+  KaiResult job = Kai("batch-job-v1", R"(
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, uid: 7e7e-job}
+spec:
+  parallelism: 4
+  template: {spec: {restartPolicy: Never, containers: [{name: t, image: x}]}}
+)");
+  ASSERT_EQ(job.pod_groups.size(), 1u);
+  EXPECT_EQ(Name(job.pod_groups[0]), "pg-train-7e7e-job");
+  ExpectSpec(job.pod_groups[0], "minMember: 1\n");
+  KaiResult annotated = Kai("batch-job-v1", R"(
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, uid: 7e7e-job, annotations: {kai.scheduler/batch-min-member: "4"}}
+spec:
+  parallelism: 4
+  template: {spec: {restartPolicy: Never, containers: [{name: t, image: x}]}}
+)");
+  ASSERT_EQ(annotated.pod_groups.size(), 1u);
+  ExpectSpec(annotated.pod_groups[0], "minMember: 4\n");
+
+  KaiResult sts = Kai("apps-statefulset-v1", R"(
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, uid: 8f8f-sts, annotations: {kai.scheduler/min-member: "3"}}
+spec:
+  replicas: 3
+  podManagementPolicy: Parallel
+  selector: {matchLabels: {app: db}}
+  template: {metadata: {labels: {app: db}}, spec: {containers: [{name: d, image: x}]}}
+)");
+  ASSERT_EQ(sts.pod_groups.size(), 1u);
+  EXPECT_EQ(Name(sts.pod_groups[0]), "pg-db-8f8f-sts");
+  ExpectSpec(sts.pod_groups[0], "minMember: 3\n");
+
+  KaiResult pod = Kai("core-pod-v1", R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: solo, uid: 9a9a-pod}
+spec: {containers: [{name: s, image: x}]}
+)");
+  ASSERT_EQ(pod.pod_groups.size(), 1u);
+  EXPECT_EQ(Name(pod.pod_groups[0]), "pg-solo-9a9a-pod");
+  ExpectSpec(pod.pod_groups[0], "minMember: 1\n");
+}
+
+TEST(KaiCatalogParity, CronJobOneGroupPerSpawnedJob) {
+  KaiResult r = Kai("batch-cronjob-v1", R"(
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly, uid: 0c0c-cj}
+spec:
+  schedule: "0 2 * * *"
+  jobTemplate:
+    metadata: {annotations: {kai.scheduler/batch-min-member: "2"}}
+    spec:
+      parallelism: 2
+      template: {spec: {restartPolicy: Never, containers: [{name: n, image: x}]}}
+status:
+  active:
+    - {apiVersion: batch/v1, kind: Job, name: nightly-29000000, uid: j1}
+    - {apiVersion: batch/v1, kind: Job, name: nightly-29001440, uid: j2}
+)",
+                    R"(
+metadata:
+  name: nightly-29001440-abcde
+  labels: {batch.kubernetes.io/job-name: nightly-29001440, batch.kubernetes.io/controller-uid: j2}
+)");
+  // KAI: the cronjob plugin applies the default grouper to the pod's Job: pg-<job>-<job uid>,
+  // minimum 1 or the Job's kai.scheduler/batch-min-member.
+  ASSERT_EQ(r.pod_groups.size(), 2u);
+  EXPECT_EQ(Name(r.pod_groups[0]), "pg-nightly-29000000-j1");
+  EXPECT_EQ(Name(r.pod_groups[1]), "pg-nightly-29001440-j2");
+  ExpectSpec(r.pod_groups[1], "minMember: 2\n");
+  EXPECT_EQ(r.pods,
+            (std::vector<std::string>{"nightly-29001440-abcde -> pg-nightly-29001440-j2 "}));
 }
 
 }  // namespace
