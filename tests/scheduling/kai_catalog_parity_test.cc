@@ -6,8 +6,9 @@
 // Job index; LeaderWorkerSet: one PodGroup per group; Ray: headgroup plus one per worker group;
 // PyTorch: master and worker; MPI, TensorFlow, XGBoost and JAX: one flat group; Notebook and
 // Pod: their one pod; Job, StatefulSet: one group needing 1 pod unless annotated; CronJob: one
-// per spawned Job; Grove and Dynamo on Grove: one PodGroup per PodGang Grove computes, a subgroup
-// per PodClique).
+// per spawned Job; ReplicaSet, SeldonDeployment, VirtualMachineInstance and Tekton runs: KAI's
+// default grouper, one group needing 1 pod; Grove and Dynamo on Grove: one PodGroup per PodGang
+// Grove computes, a subgroup per PodClique).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -668,6 +669,27 @@ metadata:
   ExpectSpec(r.pod_groups[1], "minMember: 2\n");
   EXPECT_EQ(r.pods,
             (std::vector<std::string>{"nightly-29001440-abcde -> pg-nightly-29001440-j2 "}));
+}
+
+TEST(KaiCatalogParity, DefaultGrouperTypesOneGroupNeedingOnePod) {
+  for (const char* stem : {"apps-replicaset-v1", "machinelearning-seldon-io-seldondeployment-v1",
+                           "kubevirt-io-virtualmachineinstance-v1", "tekton-dev-pipelinerun-v1",
+                           "tekton-dev-taskrun-v1"}) {
+    SCOPED_TRACE(stem);
+    const std::filesystem::path manifest =
+        std::filesystem::path(WMAP_SOURCE_DIR) / "catalog" / "testdata" / stem / "manifest.yaml";
+    const std::string text = ReadFile(manifest);
+    const Value object = Yaml(text);
+    const Value* metadata = object.find("metadata");
+    ASSERT_NE(metadata, nullptr);
+    const Value* uid = metadata->find("uid");
+    const std::string name = std::string(metadata->find("name")->as_string());
+    KaiResult r = Kai(stem, text);
+    ASSERT_EQ(r.pod_groups.size(), 1u);
+    EXPECT_EQ(Name(r.pod_groups[0]),
+              "pg-" + name + (uid ? "-" + std::string(uid->as_string()) : std::string()));
+    EXPECT_EQ(*r.pod_groups[0].find("spec")->find("minMember"), Value::Int(1));
+  }
 }
 
 }  // namespace
