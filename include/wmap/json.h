@@ -4,8 +4,11 @@
 // whitespace, for NDJSON and jq-style streams), builds Values directly, and reports errors with
 // line and column and the messages of Go's encoding/json (which gojq prints). Nesting depth is
 // bounded (ReadOptions::max_depth) and parsing never recurses, so no input can overflow the
-// stack. Integer literals that fit in int64 stay exact; other numbers are doubles (gojq keeps
-// larger integers exact as big integers; here they become the nearest double). Numbers beyond
+// stack. Integer literals that fit in int64 stay exact; other numbers are doubles, as Kubernetes'
+// decoding makes them. ReadOptions::gojq_numbers reads numbers as gojq's decoder keeps them
+// instead: integers beyond int64 exact (big integers), and a number whose printed form would
+// differ from its text (10.0, 1e2, -0, 5e1000) as a number literal keeping the text, so it
+// prints unchanged; numbers printed as written cost nothing extra. Numbers beyond
 // the double range read as ±infinity (printed as ±1.7976931348623157e+308, as gojq does). NaN
 // and Infinity literals are errors. Unpaired surrogate escapes and each byte of invalid UTF-8
 // become U+FFFD. Duplicate keys: the last value wins, at the position of the first.
@@ -27,7 +30,8 @@
 namespace wmap::json {
 
 struct ReadOptions {
-  size_t max_depth = 10000;  // deeper nesting is an error, never a stack overflow
+  size_t max_depth = 10000;   // deeper nesting is an error, never a stack overflow
+  bool gojq_numbers = false;  // big integers, and number literals when not printed as written
 };
 
 // Parses exactly one JSON value (surrounding whitespace allowed).

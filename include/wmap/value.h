@@ -8,7 +8,11 @@
 // thread mutates only Values it holds exclusively (the usual value-semantics contract).
 //
 // Numbers keep an exact int64 when the source text (or arithmetic) produced an integer that fits,
-// and a double otherwise. Both have type Type::Number; is_integer() tells the representation.
+// an exact big integer (a heap node, see big_int.h) for integers beyond int64, and a double
+// otherwise. A number may also carry its source text (a "number literal", made by the JSON
+// reader on request): it prints as that text while it passes through unchanged, and behaves as
+// its plain number everywhere else. All have type Type::Number; is_integer() is true for int64
+// only, is_big_integer() for big integers.
 //
 // Objects keep insertion order (so documents round-trip with their field order); jq semantics
 // (sorted iteration and output) are provided by sorted_members(). Keys are unique.
@@ -25,6 +29,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "wmap/big_int.h"
 
 namespace wmap {
 
@@ -47,6 +53,8 @@ struct NodeHeader {
 struct StringNode;
 struct ArrayNode;
 struct ObjectNode;
+struct BigIntNode;
+struct NumberLiteralNode;
 struct ValueBuilder;
 }  // namespace internal
 
@@ -61,6 +69,11 @@ class Value {
   static Value Double(double d);
   // A number from a double, stored as an exact int64 when d is integral and fits.
   static Value Number(double d);
+  // An exact integer: an int64 when b fits, a big integer otherwise.
+  static Value Big(const BigInt& b);
+  // `number` (a plain number: int64, big integer or double) printed as `text` while unchanged.
+  // The caller guarantees that text is a JSON number denoting `number`.
+  static Value NumberLiteral(const Value& number, std::string_view text);
   static Value String(std::string_view s) {
     if (s.size() > kInlineCapacity) return LongString(s);
     Value v;
@@ -105,8 +118,10 @@ class Value {
   Type type() const { return kTypeOfTag[raw_[0]]; }
   bool is_null() const { return tag() == Tag::kNull; }
   bool is_bool() const { return tag() == Tag::kFalse || tag() == Tag::kTrue; }
-  bool is_number() const { return tag() == Tag::kInt || tag() == Tag::kDouble; }
-  bool is_integer() const { return tag() == Tag::kInt; }  // exact int64 representation
+  bool is_number() const { return type() == Type::kNumber; }
+  bool is_integer() const { return tag() == Tag::kInt; }         // exact int64 representation
+  bool is_big_integer() const { return tag() == Tag::kBigInt; }  // an integer beyond int64
+  bool is_number_literal() const { return tag() == Tag::kNumberLiteral; }
   bool is_string() const { return tag() == Tag::kShortString || tag() == Tag::kLongString; }
   bool is_array() const { return tag() == Tag::kArray; }
   bool is_object() const { return tag() == Tag::kObject; }
@@ -116,7 +131,11 @@ class Value {
   // Accessors. Calling one on the wrong type is a programming error (asserted in debug builds).
   bool as_bool() const { return tag() == Tag::kTrue; }
   int64_t as_int() const { return load<int64_t>(); }  // only when is_integer()
-  double as_double() const;                           // any number
+  double as_double() const;                           // any number (big integers rounded)
+  const BigInt& as_big() const;                       // only when is_big_integer()
+  // The number without its source text: *this unless is_number_literal().
+  const Value& plain_number() const;
+  std::string_view literal_text() const;  // only when is_number_literal()
   std::string_view as_string() const {
     if (tag() == Tag::kShortString) {
       return {reinterpret_cast<const char*>(raw_ + kShortOffset), raw_[1]};
@@ -161,14 +180,16 @@ class Value {
     kLongString,  // heap tags start here: raw_[8..16) holds a node pointer
     kArray,
     kObject,
+    kBigInt,
+    kNumberLiteral,
   };
   // Layout of raw_: byte 0 is the Tag. Inline strings keep their length in byte 1 and their
   // bytes in [2, 16). Every other payload (int64, double, node pointer) lives in [8, 16).
   // Payloads are read and written with memcpy, so the overlay is well defined.
   static constexpr size_t kInlineCapacity = 14;
-  static constexpr Type kTypeOfTag[] = {Type::kNull,   Type::kBoolean, Type::kBoolean,
-                                        Type::kNumber, Type::kNumber,  Type::kString,
-                                        Type::kString, Type::kArray,   Type::kObject};
+  static constexpr Type kTypeOfTag[] = {
+      Type::kNull,   Type::kBoolean, Type::kBoolean, Type::kNumber, Type::kNumber, Type::kString,
+      Type::kString, Type::kArray,   Type::kObject,  Type::kNumber, Type::kNumber};
   static constexpr size_t kPayloadOffset = 8;
   static constexpr size_t kShortOffset = 2;
 
@@ -193,6 +214,8 @@ class Value {
   internal::StringNode* string_node() const;
   internal::ArrayNode* array_node() const;
   internal::ObjectNode* object_node() const;
+  internal::BigIntNode* big_node() const;
+  internal::NumberLiteralNode* literal_node() const;
 
   static Value LongString(std::string_view s);
   std::string_view long_string() const;  // empty unless a long string

@@ -35,7 +35,8 @@
 // written ("42.10: x" -> "42.10"), and a member whose key is null is left out; duplicate keys
 // are an error ("mapping key \"a\" already defined at line 1"); merged members never override
 // explicit keys and earlier mappings of a merge list win; empty documents are kept (as null).
-// Integers beyond uint64 read as doubles (gojq keeps them exact).
+// Integers beyond int64 (decimal of any length, or Go integer syntax up to uint64) read as exact
+// big integers, as gojq keeps them.
 //
 // Writer: one document, block style, never a leading "---" or trailing "...".
 // - Style::kKubectl (kubectl -o yaml, i.e. go-yaml v2 marshalling): 2-space indent, sequences
@@ -57,10 +58,10 @@
 //   sequences indented under their key, WriteOptions::indent spaces (2 to 9), YAML 1.1 booleans
 //   such as "yes" still quoted, numbers as Go prints them (integers in decimal, doubles in
 //   shortest 'g' form such as 1e+06, .inf, -.inf, .nan). Integral doubles print like other
-//   doubles, so an integer beyond int64 (which gojq keeps exact and prints quoted) prints as
-//   1e+20. The quirks of that encoder are reproduced: a block scalar that starts with a line
-//   break loses it, a literal block may start with a tab (which libyaml then rejects), a key "<<"
-//   is written plain, and text starting with a byte order mark is escaped throughout.
+//   doubles (1e+20); a big integer prints double-quoted with all its digits, as gojq's encoder
+//   writes its text. The quirks of that encoder are reproduced: a block scalar that starts with a
+//   line break loses it, a literal block may start with a tab (which libyaml then rejects), a key
+//   "<<" is written plain, and text starting with a byte order mark is escaped throughout.
 // Sorted key order is go-yaml's: runs of digits compare numerically, letters before other
 // characters ("a2" < "a10"); letters outside ASCII are approximated.
 #ifndef WMAP_YAML_H_

@@ -280,7 +280,7 @@ InputSource::Status InputSource::NextJson(Value* out, std::string* error) {
       continue;
     }
     value_cut_ = false;
-    json::StreamReader reader(rest);
+    json::StreamReader reader(rest, {.gojq_numbers = true});
     Value v;
     Error e;
     bool got = reader.Next(&v, &e);

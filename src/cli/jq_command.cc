@@ -75,7 +75,7 @@ bool IsValidVariableName(std::string_view name) {
 // Parses exactly one JSON value for --argjson/--jsonargs; `name` labels errors.
 std::optional<Value> ParseJsonArgument(std::string_view text, std::string_view name,
                                        std::string* error) {
-  json::StreamReader reader(text);
+  json::StreamReader reader(text, {.gojq_numbers = true});
   Value v;
   Error e;
   bool got = reader.Next(&v, &e);

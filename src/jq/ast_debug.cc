@@ -25,6 +25,8 @@ void WriteValue(const Value& v, std::string* out) {
     case Type::kNumber:
       if (v.is_integer()) {
         *out += std::to_string(v.as_int());
+      } else if (v.is_big_integer()) {
+        v.as_big().AppendDecimal(out);
       } else {
         char buf[40];
         std::snprintf(buf, sizeof buf, "%.17g", v.as_double());

@@ -89,6 +89,7 @@ Value NumberLiteral(std::string_view text) {
       v = v * 10 + d;
     }
     if (fits) return Value::Int(v);
+    return Value::Big(*BigInt::FromDecimal(text));
   }
   const std::string s(text);
   return Value::Double(std::strtod(s.c_str(), nullptr));

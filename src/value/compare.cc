@@ -1,7 +1,9 @@
-// jq's total order over Values (gojq's compare, with exact int64/double comparison).
+// jq's total order over Values (gojq's compare, with exact comparison between int64, big integer
+// and double; a number literal compares as its number).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "wmap/value.h"
 
@@ -30,7 +32,29 @@ int CompareIntDouble(int64_t i, double d) {
   return 0;
 }
 
-int CompareNumbers(const Value& a, const Value& b) {
+// A big integer against an int64 or a double, exactly. Big integers lie outside int64.
+int CompareBigOther(const BigInt& big, const Value& o) {
+  if (o.is_integer()) return big.sign();
+  double d = o.as_double();
+  if (std::isnan(d)) return 1;
+  if (std::isinf(d)) return d > 0 ? -1 : 1;
+  if (std::fabs(d) < 9223372036854775808.0) return big.sign();
+  // |d| >= 2^63 is integral, so it converts exactly.
+  std::optional<BigInt> exact = BigInt::FromDouble(d);
+  return BigInt::Compare(big, *exact);
+}
+
+int CompareNumbers(const Value& x, const Value& y) {
+  const Value& a = x.plain_number();
+  const Value& b = y.plain_number();
+  if (a.is_big_integer()) {
+    if (b.is_big_integer()) return BigInt::Compare(a.as_big(), b.as_big());
+    return CompareBigOther(a.as_big(), b);
+  }
+  if (b.is_big_integer()) {
+    if (!a.is_integer() && std::isnan(a.as_double())) return -1;
+    return -CompareBigOther(b.as_big(), a);
+  }
   if (a.is_integer()) {
     if (b.is_integer()) return Sign(a.as_int(), b.as_int());
     return CompareIntDouble(a.as_int(), b.as_double());

@@ -9,6 +9,7 @@
 // Invalid UTF-8 bytes and unpaired surrogate escapes become U+FFFD, as in Go.
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -166,12 +167,49 @@ int HexValue(char c) {
   return -1;
 }
 
+// True when the writer prints `number` (the double parsed from `text`, a JSON number with a
+// fraction or exponent) as exactly `text`. Without an exponent, the writer's text is the fixed
+// form of the shortest round-trip digits when 1e-6 <= |number| < 1e21, so the text matches when
+// it has no trailing zero, the magnitude is in that range and its significant digits are the
+// shortest digits. Short texts (at most 15 significant digits, which always round-trip and so
+// are the shortest) are accepted without computing digits; texts with an exponent are compared
+// with the printed form.
+bool PrintsAsItself(std::string_view text, const Value& number) {
+  if (text.find_first_of("eE") != std::string_view::npos) {
+    std::string printed;
+    FormatNumber(number, &printed);
+    return printed == text;
+  }
+  if (text.back() == '0') return false;
+  double x = std::fabs(number.as_double());
+  if (x < 1e-6 || x >= 1e21) return false;
+  char digits[32];  // the text's significant digits
+  size_t n = 0;
+  for (char c : text) {
+    if (c >= '0' && c <= '9' && (n > 0 || c != '0')) {
+      if (n == sizeof(digits)) return false;  // longer than any shortest form
+      digits[n++] = c;
+    }
+  }
+  if (n <= 15) return true;
+  char buf[40];
+  auto res = std::to_chars(buf, buf + sizeof(buf), x, std::chars_format::scientific);
+  size_t m = 0;
+  for (const char* q = buf; q < res.ptr && *q != 'e'; ++q) {
+    if (*q == '.') continue;
+    if (m >= n || *q != digits[m]) return false;
+    ++m;
+  }
+  return m == n;
+}
+
 class Parser {
  public:
-  Parser(std::string_view text, size_t max_depth, Scratch* scratch)
+  Parser(std::string_view text, const ReadOptions& options, Scratch* scratch)
       : begin_(text.data()),
         end_(text.data() + text.size()),
-        max_depth_(max_depth),
+        max_depth_(options.max_depth),
+        gojq_numbers_(options.gojq_numbers),
         scratch_(*scratch) {}
 
   // Parses one value starting at *pos (leading whitespace allowed). On success stores it in
@@ -201,6 +239,7 @@ class Parser {
   const char* begin_;
   const char* end_;
   size_t max_depth_;
+  bool gojq_numbers_;
   Scratch& scratch_;
   Error error_;
 };
@@ -290,8 +329,15 @@ bool Parser::ParseNumber(const char*& p, Value* out) {
     }
     if (negative && v <= static_cast<uint64_t>(INT64_MAX) + 1) {
       ValueBuilder::AssignInt(out, static_cast<int64_t>(0 - v));
+      if (v == 0 && gojq_numbers_) *out = Value::NumberLiteral(*out, "-0");
       return true;
     }
+  }
+  if (integral && gojq_numbers_) {
+    // An integer literal beyond int64: an exact big integer.
+    *out =
+        Value::Big(*BigInt::FromDecimal(std::string_view(start, static_cast<size_t>(p - start))));
+    return true;
   }
   double d = 0;
   auto [ptr, ec] = std::from_chars(start, p, d);
@@ -302,8 +348,12 @@ bool Parser::ParseNumber(const char*& p, Value* out) {
   if (integral) {
     // An integer literal beyond int64: kept as the nearest double.
     *out = Value::Number(d);
-  } else {
-    ValueBuilder::AssignDouble(out, d);
+    return true;
+  }
+  ValueBuilder::AssignDouble(out, d);
+  if (gojq_numbers_) {
+    std::string_view text(start, static_cast<size_t>(p - start));
+    if (!PrintsAsItself(text, *out)) *out = Value::NumberLiteral(*out, text);
   }
   return true;
 }
@@ -574,7 +624,7 @@ bool Parser::ParseOne(size_t* pos, Value* out) {
 
 Result<Value> Parse(std::string_view text, const ReadOptions& options) {
   Scratch& scratch = ThreadScratch();
-  Parser parser(text, options.max_depth, &scratch);
+  Parser parser(text, options, &scratch);
   size_t pos = 0;
   Value v;
   bool ok = parser.ParseOne(&pos, &v);
@@ -597,7 +647,7 @@ bool StreamReader::Next(Value* out, Error* error) {
   while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
   if (pos_ >= text_.size()) return false;
   Scratch& scratch = ThreadScratch();
-  Parser parser(text_, options_.max_depth, &scratch);
+  Parser parser(text_, options_, &scratch);
   bool ok = parser.ParseOne(&pos_, out);
   if (!ok) scratch.stack.clear();
   scratch.stack.trim();

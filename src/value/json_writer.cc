@@ -1,9 +1,9 @@
 // JSON writer with gojq's output format.
 //
-// Numbers: integers exactly; doubles as Go's strconv.FormatFloat(f, 'f', -1, 64) when
-// 1e-6 <= |f| < 1e21 (or f == 0), otherwise the shortest 'e' form with a one-digit negative
-// exponent written without its leading zero (1e-7, 1e+21). NaN is null; infinities are clamped
-// to ±1.7976931348623157e+308.
+// Numbers: integers (int64 and big) exactly; number literals as their source text; doubles as Go's
+// strconv.FormatFloat(f, 'f', -1, 64) when 1e-6 <= |f| < 1e21 (or f == 0), otherwise the shortest
+// 'e' form with a one-digit negative exponent written without its leading zero (1e-7, 1e+21). NaN
+// is null; infinities are clamped to ±1.7976931348623157e+308.
 //
 // Strings: ", \, \b, \f, \n, \r, \t get their short escapes, other bytes below 0x20 and 0x7f are
 // \u00XX, each byte of invalid UTF-8 becomes \ufffd, everything else is copied (gojq does not
@@ -153,6 +153,16 @@ void PutNumber(const Value& number, Sink& out) {
     char* p = out.Room(24);
     auto res = std::to_chars(p, p + 24, number.as_int());
     out.Advance(static_cast<size_t>(res.ptr - p));
+    return;
+  }
+  if (number.is_number_literal()) {
+    out.Put(number.literal_text());
+    return;
+  }
+  if (number.is_big_integer()) {
+    std::string digits;
+    number.as_big().AppendDecimal(&digits);
+    out.Put(digits);
     return;
   }
   PutDouble(number.as_double(), out);

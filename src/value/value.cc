@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <new>
 
 #include "value/value_nodes.h"
@@ -274,6 +275,16 @@ void Value::release() noexcept {
       if (DropReference(n)) DestroyContainer(true, n);
       break;
     }
+    case Tag::kBigInt: {
+      internal::BigIntNode* n = big_node();
+      if (DropReference(n)) delete n;
+      break;
+    }
+    case Tag::kNumberLiteral: {
+      internal::NumberLiteralNode* n = literal_node();
+      if (DropReference(n)) delete n;
+      break;
+    }
     default:
       break;
   }
@@ -351,9 +362,51 @@ Value Value::Object(std::initializer_list<std::pair<std::string_view, Value>> me
 
 double Value::as_double() const {
   assert(is_number());
-  if (tag() == Tag::kInt) return static_cast<double>(load<int64_t>());
-  if (tag() == Tag::kDouble) return load<double>();
-  return 0;
+  switch (tag()) {
+    case Tag::kInt:
+      return static_cast<double>(load<int64_t>());
+    case Tag::kDouble:
+      return load<double>();
+    case Tag::kBigInt:
+      return big_node()->approx;
+    case Tag::kNumberLiteral:
+      return literal_node()->number.as_double();
+    default:
+      return 0;
+  }
+}
+
+const BigInt& Value::as_big() const {
+  assert(is_big_integer());
+  return big_node()->value;
+}
+
+const Value& Value::plain_number() const {
+  return tag() == Tag::kNumberLiteral ? literal_node()->number : *this;
+}
+
+std::string_view Value::literal_text() const {
+  assert(is_number_literal());
+  return literal_node()->text;
+}
+
+Value Value::Big(const BigInt& b) {
+  if (b.FitsInt64()) return Int(b.ToInt64());
+  auto node = std::make_unique<internal::BigIntNode>();
+  node->value = b;
+  node->approx = b.ToDouble();
+  Value v;
+  v.store(Tag::kBigInt, static_cast<internal::NodeHeader*>(node.release()));
+  return v;
+}
+
+Value Value::NumberLiteral(const Value& number, std::string_view text) {
+  auto node = std::make_unique<internal::NumberLiteralNode>();
+  node->number = number.plain_number();
+  node->text = std::string(text);
+  Value v;
+  v.store(Tag::kNumberLiteral, static_cast<internal::NodeHeader*>(node.release()));
+  return v;
 }
 
 std::string_view Value::long_string() const {

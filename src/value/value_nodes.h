@@ -1,4 +1,5 @@
-// Heap nodes behind Value: long strings, arrays and objects. Private to the value layer.
+// Heap nodes behind Value: long strings, arrays, objects, big integers and number literals. Private
+// to the value layer.
 //
 // Every node starts with an atomic reference count. A node is immutable while shared
 // (count > 1); a Value that holds the only reference may mutate it in place.
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <iterator>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -64,6 +66,18 @@ struct ObjectNode : NodeHeader {
   void InsertIntoIndex(size_t position);
 };
 
+// An integer beyond int64 (never one that fits: Value::Big stores those inline).
+struct BigIntNode : NodeHeader {
+  BigInt value;
+  double approx = 0;  // value.ToDouble(), computed once
+};
+
+// A number with its source text. Invariant: `number` is a plain number (not a literal).
+struct NumberLiteralNode : NodeHeader {
+  Value number;
+  std::string text;
+};
+
 }  // namespace wmap::internal
 
 namespace wmap {
@@ -76,6 +90,12 @@ inline internal::ArrayNode* Value::array_node() const {
 }
 inline internal::ObjectNode* Value::object_node() const {
   return static_cast<internal::ObjectNode*>(node());
+}
+inline internal::BigIntNode* Value::big_node() const {
+  return static_cast<internal::BigIntNode*>(node());
+}
+inline internal::NumberLiteralNode* Value::literal_node() const {
+  return static_cast<internal::NumberLiteralNode*>(node());
 }
 
 }  // namespace wmap

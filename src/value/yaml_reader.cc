@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -23,6 +24,16 @@ using internal::MarkMapper;
 using internal::ScalarKind;
 
 constexpr std::string_view kTagPrefix = "tag:yaml.org,2002:";
+
+// The integer written as an optional sign and decimal digits (underscores ignored, as Go's
+// number parsing does); nullopt for any other text.
+std::optional<BigInt> DecimalInteger(std::string_view text) {
+  std::string digits;
+  for (char c : text) {
+    if (c != '_') digits.push_back(c);
+  }
+  return BigInt::FromDecimal(digits);
+}
 
 std::string_view ScalarText(const yaml_event_t& e) {
   return {reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length};
@@ -431,10 +442,17 @@ bool StreamReader::Impl::ResolveScalar(const yaml_event_t& e, ScalarNode* out) {
       out->value = Value::Int(r.i);
       break;
     case ScalarKind::kUint:
-      out->value = Value::Double(static_cast<double>(r.u));
+      // Beyond int64: gojq keeps the integer exact; sigs.k8s.io/yaml makes it a float.
+      out->value = gojq ? Value::Big(*BigInt::FromDecimal(std::to_string(r.u)))
+                        : Value::Double(static_cast<double>(r.u));
       break;
     case ScalarKind::kFloat:
       out->value = Value::Double(r.d);
+      if (gojq && short_tag.empty()) {
+        // A decimal integer beyond uint64 is a float to go-yaml; gojq keeps it exact.
+        std::optional<BigInt> big = DecimalInteger(text);
+        if (big && !big->FitsInt64()) out->value = Value::Big(*big);
+      }
       break;
     case ScalarKind::kTimestamp:
     case ScalarKind::kString:

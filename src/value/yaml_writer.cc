@@ -159,8 +159,12 @@ class Emitter {
             s.storage.clear();
             internal::FormatGoFloat(v.as_double(), 64, &s.storage);
           }
-        } else if (v.is_integer()) {
-          s.storage = std::to_string(v.as_int());
+        } else if (v.plain_number().is_integer()) {
+          s.storage = std::to_string(v.plain_number().as_int());
+        } else if (v.plain_number().is_big_integer()) {
+          // go-yaml v3 marshals gojq's big integers through their text: a quoted string.
+          v.plain_number().as_big().AppendDecimal(&s.storage);
+          s.style = ScalarStyle::kDouble;
         } else {
           internal::FormatGoFloat(v.as_double(), 64, &s.storage);
           if (s.storage == "+Inf") s.storage = ".inf";

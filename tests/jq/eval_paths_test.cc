@@ -6,13 +6,6 @@
 namespace wmap::jq::testing {
 namespace {
 
-void RunCases(const std::vector<EvalCase>& cases) {
-  for (const EvalCase& c : cases) {
-    EXPECT_EQ(Eval(c.program, c.input), c.want)
-        << "program: " << c.program << "\ninput: " << c.input;
-  }
-}
-
 TEST(EvalPathsTest, PathExpressions) {
   RunCases({
       {"path(.)", "null", "[]"},

@@ -3,6 +3,8 @@
 #ifndef WMAP_TESTS_JQ_EVAL_TEST_SUPPORT_H_
 #define WMAP_TESTS_JQ_EVAL_TEST_SUPPORT_H_
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +51,14 @@ struct EvalCase {
   std::string_view input;
   std::string_view want;
 };
+
+// Expects every case's output (Eval) to equal its `want`.
+inline void RunCases(const std::vector<EvalCase>& cases) {
+  for (const EvalCase& c : cases) {
+    EXPECT_EQ(Eval(c.program, c.input), c.want)
+        << "program: " << c.program << "\ninput: " << c.input;
+  }
+}
 
 }  // namespace wmap::jq::testing
 

@@ -10,6 +10,7 @@
 
 #include "jq/builtins/common.h"
 #include "jq/builtins/registry.h"
+#include "jq/eval/value_ops.h"
 
 namespace wmap::jq::builtins {
 namespace {
@@ -31,13 +32,12 @@ bool ValuesOf(const Value& v, std::vector<Value>* out) {
   return false;
 }
 
+// gojq's absolute value of a number (length and abs): a number literal loses its minus sign and
+// keeps its text otherwise; the int64 minimum becomes a big integer.
 Value AbsoluteNumber(const Value& v) {
-  if (v.is_integer()) {
-    int64_t i = v.as_int();
-    if (i >= 0) return v;
-    if (i == std::numeric_limits<int64_t>::min()) return Value::Double(9223372036854775808.0);
-    return Value::Int(-i);
-  }
+  if (v.is_integer()) return v.as_int() >= 0 ? v : eval::NegateNumber(v);
+  if (v.is_big_integer()) return v.as_big().negative() ? eval::NegateNumber(v) : v;
+  if (v.is_number_literal()) return v.literal_text().starts_with('-') ? eval::NegateNumber(v) : v;
   double d = v.as_double();
   return std::signbit(d) ? Value::Number(-d) : v;
 }
@@ -126,8 +126,7 @@ int ContainsImpl(const Value& l, const Value& r, int depth) {
     case Type::kBoolean:
       return 1;
     case Type::kNumber:
-      if (l.is_integer() && r.is_integer()) return l.as_int() == r.as_int() ? 1 : 0;
-      return l.as_double() == r.as_double() ? 1 : 0;
+      return Compare(l, r) == 0 ? 1 : 0;
     case Type::kString:
       return l.as_string().find(r.as_string()) != std::string_view::npos ? 1 : 0;
     case Type::kArray:

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "jq/eval/preview.h"
+#include "jq/eval/value_ops.h"
 
 namespace wmap::jq::builtins {
 namespace {
@@ -46,7 +47,7 @@ std::string FuncArgsWrapError(std::string_view name, std::span<const Value> args
   return FuncWrapError(JoinArgPreviews(name, args), v, reason);
 }
 
-Value NumberResult(double d) { return Value::Number(d); }
+Value NumberResult(double d) { return eval::NumberValue(d); }
 
 int64_t ClampToInt(const Value& number) {
   if (number.is_integer()) return number.as_int();
@@ -146,8 +147,9 @@ std::string AddError(const Value& l, const Value& r) {
 }
 
 bool AddValues(const Value& l, const Value& r, Value* out) {
-  if (r.is_null()) return Ok(out, l);
-  if (l.is_null()) return Ok(out, r);
+  // A number literal added to null loses its text, as in gojq.
+  if (r.is_null()) return Ok(out, l.plain_number());
+  if (l.is_null()) return Ok(out, r.plain_number());
   if (l.type() != r.type()) return Fail(out, AddError(l, r));
   switch (l.type()) {
     case Type::kNumber: {
@@ -155,7 +157,9 @@ bool AddValues(const Value& l, const Value& r, Value* out) {
         int64_t sum;
         if (!__builtin_add_overflow(l.as_int(), r.as_int(), &sum)) return Ok(out, Value::Int(sum));
       }
-      return Ok(out, Value::Number(l.as_double() + r.as_double()));
+      std::string error;
+      if (!eval::BinaryOperation(ast::BinaryOp::kAdd, l, r, out, &error)) return Fail(out, error);
+      return true;
     }
     case Type::kString: {
       std::string s;

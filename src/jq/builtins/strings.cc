@@ -2,6 +2,7 @@
 // trimming, prefixes, explode/implode, split/1 and join.
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,8 +56,8 @@ bool ValidNumberText(std::string_view s) {
   return i == n;
 }
 
-// The value of validated number text: an exact int64 when the text is an integer that fits,
-// a double otherwise (overflow gives ±infinity, as gojq).
+// The value of validated number text: an exact integer (int64 or big) when the text is an
+// integer, a double otherwise (overflow gives ±infinity, as gojq).
 Value ParseNumberText(std::string_view s) {
   std::string text(s);
   if (text.find_first_of(".eE") == std::string::npos) {
@@ -64,6 +65,7 @@ Value ParseNumberText(std::string_view s) {
     char* end = nullptr;
     long long i = std::strtoll(text.c_str(), &end, 10);
     if (errno == 0 && end == text.c_str() + text.size()) return Value::Int(i);
+    if (std::optional<BigInt> big = BigInt::FromDecimal(text)) return Value::Big(*big);
   }
   return Value::Number(std::strtod(text.c_str(), nullptr));
 }
@@ -88,7 +90,8 @@ bool ToBoolean(const NativeContext&, const Value& in, Args, Value* out) {
 bool FromJson(const NativeContext&, const Value& in, Args, Value* out) {
   if (!in.is_string()) return Fail(out, FuncTypeError("fromjson", in));
   std::string_view text = in.as_string();
-  json::StreamReader reader(text);
+  // Numbers keep their text, as gojq's decoder keeps json.Number.
+  json::StreamReader reader(text, {.gojq_numbers = true});
   Value v;
   Error error;
   if (!reader.Next(&v, &error)) return Fail(out, FuncWrapError("fromjson", in, "EOF"));

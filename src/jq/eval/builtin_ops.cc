@@ -334,10 +334,12 @@ Status RangeOp::Bind(Runtime& rt, Frame* f, const Value& in, size_t i, Value* va
   int dir = Compare(step, Value::Int(0));
   if (start.is_integer() && end.is_integer() && step.is_integer()) {
     int64_t e = end.as_int(), st = step.as_int();
-    for (int64_t x = start.as_int(); dir * ((x < e) ? -1 : (x > e ? 1 : 0)) < 0;) {
+    int64_t x = start.as_int();
+    for (; dir * ((x < e) ? -1 : (x > e ? 1 : 0)) < 0;) {
       Status s = rt.Step();
       if (s == Status::kOk) s = out(Value::Int(x));
       if (s != Status::kOk) return s;
+      // Past int64 the end is behind, so the range is over.
       if (__builtin_add_overflow(x, st, &x)) break;
     }
     return Status::kOk;

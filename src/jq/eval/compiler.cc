@@ -392,7 +392,7 @@ bool Compiler::ProcessImports(const ast::Program& program, const std::string& di
       std::optional<std::string> file = FindModule(imp.path, ".json", imp.metadata, dir, paths);
       std::string text;
       if (!file || !ReadTextFile(*file, &text)) return not_found();
-      json::StreamReader reader(text);
+      json::StreamReader reader(text, {.gojq_numbers = true});
       Value v;
       Error e;
       std::vector<Value> values;

@@ -160,27 +160,53 @@ bool RepeatString(const Value& s, const Value& n, Value* out, std::string* error
   return true;
 }
 
+// Operands of number arithmetic, without source text. `exact` when neither is a double: the
+// operation is then done on integers (promoting to big integers as needed).
+struct NumberOperands {
+  const Value& a;
+  const Value& b;
+  bool exact;
+};
+
+NumberOperands Numbers(const Value& l, const Value& r) {
+  const Value& a = l.plain_number();
+  const Value& b = r.plain_number();
+  bool exact = (a.is_integer() || a.is_big_integer()) && (b.is_integer() || b.is_big_integer());
+  return {a, b, exact};
+}
+
+BigInt ToBig(const Value& integer) {
+  return integer.is_integer() ? BigInt::FromInt64(integer.as_int()) : integer.as_big();
+}
+
+bool IsZero(const Value& integer) {
+  return integer.is_integer() ? integer.as_int() == 0 : integer.as_big().is_zero();
+}
+
 bool Add(const Value& l, const Value& r, Value* out, std::string* error) {
   if (l.is_integer() && r.is_integer()) {
     int64_t v;
     if (!__builtin_add_overflow(l.as_int(), r.as_int(), &v)) {
       *out = Value::Int(v);
     } else {
-      *out = Value::Double(static_cast<double>(l.as_int()) + static_cast<double>(r.as_int()));
+      *out = Value::Big(BigInt::FromInt64(l.as_int()) + BigInt::FromInt64(r.as_int()));
     }
     return true;
   }
   Type lt = l.type(), rt = r.type();
   if (lt == Type::kNumber && rt == Type::kNumber) {
-    *out = NumberValue(l.as_double() + r.as_double());
+    NumberOperands n = Numbers(l, r);
+    *out = n.exact ? Value::Big(ToBig(n.a) + ToBig(n.b))
+                   : NumberValue(n.a.as_double() + n.b.as_double());
     return true;
   }
+  // null is the identity; a number literal added to it loses its text, as in gojq.
   if (lt == Type::kNull) {
-    *out = r;
+    *out = r.plain_number();
     return true;
   }
   if (rt == Type::kNull) {
-    *out = l;
+    *out = l.plain_number();
     return true;
   }
   if (lt == Type::kString && rt == Type::kString) {
@@ -226,12 +252,14 @@ bool Subtract(const Value& l, const Value& r, Value* out, std::string* error) {
     if (!__builtin_sub_overflow(l.as_int(), r.as_int(), &v)) {
       *out = Value::Int(v);
     } else {
-      *out = Value::Double(static_cast<double>(l.as_int()) - static_cast<double>(r.as_int()));
+      *out = Value::Big(BigInt::FromInt64(l.as_int()) - BigInt::FromInt64(r.as_int()));
     }
     return true;
   }
   if (l.is_number() && r.is_number()) {
-    *out = NumberValue(l.as_double() - r.as_double());
+    NumberOperands n = Numbers(l, r);
+    *out = n.exact ? Value::Big(ToBig(n.a) - ToBig(n.b))
+                   : NumberValue(n.a.as_double() - n.b.as_double());
     return true;
   }
   if (l.is_array() && r.is_array()) {
@@ -260,12 +288,14 @@ bool Multiply(const Value& l, const Value& r, Value* out, std::string* error) {
     if (!__builtin_mul_overflow(l.as_int(), r.as_int(), &v)) {
       *out = Value::Int(v);
     } else {
-      *out = Value::Double(static_cast<double>(l.as_int()) * static_cast<double>(r.as_int()));
+      *out = Value::Big(BigInt::FromInt64(l.as_int()) * BigInt::FromInt64(r.as_int()));
     }
     return true;
   }
   if (l.is_number() && r.is_number()) {
-    *out = NumberValue(l.as_double() * r.as_double());
+    NumberOperands n = Numbers(l, r);
+    *out = n.exact ? Value::Big(ToBig(n.a) * ToBig(n.b))
+                   : NumberValue(n.a.as_double() * n.b.as_double());
     return true;
   }
   if (l.is_object() && r.is_object()) {
@@ -295,7 +325,9 @@ bool Divide(const Value& l, const Value& r, Value* out, std::string* error) {
       *error = ZeroError("divide", l, r);
       return false;
     }
-    if (!(a == std::numeric_limits<int64_t>::min() && b == -1) && a % b == 0) {
+    if (b == -1) {
+      *out = NegateNumber(l);
+    } else if (a % b == 0) {
       *out = Value::Int(a / b);
     } else {
       *out = NumberValue(static_cast<double>(a) / static_cast<double>(b));
@@ -303,6 +335,18 @@ bool Divide(const Value& l, const Value& r, Value* out, std::string* error) {
     return true;
   }
   if (l.is_number() && r.is_number()) {
+    NumberOperands n = Numbers(l, r);
+    if (n.exact) {
+      // Exact when divisible (gojq's big.Int division); otherwise the quotient of the doubles.
+      if (IsZero(n.b)) {
+        *error = ZeroError("divide", l, r);
+        return false;
+      }
+      BigInt q, rem;
+      BigInt::DivMod(ToBig(n.a), ToBig(n.b), &q, &rem);
+      *out = rem.is_zero() ? Value::Big(q) : NumberValue(n.a.as_double() / n.b.as_double());
+      return true;
+    }
     if (r.as_double() == 0.0) {
       *error = ZeroError("divide", l, r);
       return false;
@@ -355,6 +399,17 @@ bool Modulo(const Value& l, const Value& r, Value* out, std::string* error) {
     return true;
   }
   if (l.is_number() && r.is_number()) {
+    NumberOperands n = Numbers(l, r);
+    if (n.exact) {
+      if (IsZero(n.b)) {
+        *error = ZeroError("modulo", l, r);
+        return false;
+      }
+      BigInt rem;
+      BigInt::DivMod(ToBig(n.a), ToBig(n.b), nullptr, &rem);
+      *out = Value::Big(rem);
+      return true;
+    }
     double a = l.as_double(), b = r.as_double();
     if (std::isnan(a) || std::isnan(b)) {
       *out = Value::Double(std::nan(""));
@@ -375,7 +430,10 @@ bool Modulo(const Value& l, const Value& r, Value* out, std::string* error) {
 }  // namespace
 
 Value NumberValue(double d) {
-  if (d >= -kTwo63 && d < kTwo63 && d == std::trunc(d) && !(d == 0 && std::signbit(d))) {
+  // Up to 2^53 the integer prints as the double does; beyond, a double prints its shortest
+  // digits (gojq's float formatting), which an int64 would not.
+  constexpr double kTwo53 = 9007199254740992.0;
+  if (d >= -kTwo53 && d <= kTwo53 && d == std::trunc(d) && !(d == 0 && std::signbit(d))) {
     return Value::Int(static_cast<int64_t>(d));
   }
   return Value::Double(d);
@@ -551,17 +609,31 @@ bool BinaryOperation(ast::BinaryOp op, const Value& l, const Value& r, Value* ou
   return false;
 }
 
-bool Negate(const Value& v, Value* out, std::string* error) {
+Value NegateNumber(const Value& v) {
   if (v.is_integer()) {
     if (v.as_int() == std::numeric_limits<int64_t>::min()) {
-      *out = Value::Double(kTwo63);
-    } else {
-      *out = Value::Int(-v.as_int());
+      return Value::Big(-BigInt::FromInt64(v.as_int()));
     }
-    return true;
+    return Value::Int(-v.as_int());
   }
+  if (v.is_big_integer()) return Value::Big(-v.as_big());
+  if (v.is_number_literal()) {
+    // gojq negates the text: the literal stays as written, with the sign toggled.
+    std::string_view text = v.literal_text();
+    std::string negated =
+        text.starts_with('-') ? std::string(text.substr(1)) : "-" + std::string(text);
+    Value number = NegateNumber(v.plain_number());
+    std::string printed;
+    json::FormatNumber(number, &printed);
+    if (printed == negated) return number;
+    return Value::NumberLiteral(number, negated);
+  }
+  return Value::Double(-v.as_double());
+}
+
+bool Negate(const Value& v, Value* out, std::string* error) {
   if (v.is_number()) {
-    *out = Value::Double(-v.as_double());
+    *out = NegateNumber(v);
     return true;
   }
   *error = "cannot negate: " + TypeErrorPreview(v);

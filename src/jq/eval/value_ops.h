@@ -25,6 +25,9 @@ std::string IterateError(const Value& v);
 bool BinaryOperation(ast::BinaryOp op, const Value& l, const Value& r, Value* out,
                      std::string* error);
 bool Negate(const Value& v, Value* out, std::string* error);
+// -v for a number: int64 minimum becomes a big integer, a number literal keeps its text with the
+// sign toggled (as gojq negates a number read from input), -0.0 and NaN stay doubles.
+Value NegateNumber(const Value& number);
 
 // gojq's conversion of a number to an integer index: truncation toward zero, saturating.
 int64_t ToIndex(const Value& number);
@@ -34,7 +37,8 @@ int64_t SliceEnd(const Value& number);
 // gojq's clampIndex: negative i counts from max, then the result is clamped to [min, max].
 int64_t ClampIndex(int64_t i, int64_t min, int64_t max);
 
-// A number value from a double: an exact integer when integral and in int64 range.
+// A number value from a double: an int64 when integral with |d| <= 2^53 (where both print alike),
+// the double otherwise.
 Value NumberValue(double d);
 
 }  // namespace wmap::jq::eval
