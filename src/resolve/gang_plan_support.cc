@@ -6,29 +6,22 @@
 #include <limits>
 
 #include "resolve/extract.h"
+#include "resolve/saturating.h"
 #include "wmap/json.h"
 
 namespace wmap::resolve {
 namespace {
 
-constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-
-int64_t Add(int64_t a, int64_t b) { return a > kMax - b ? kMax : a + b; }
-int64_t Mul(int64_t a, int64_t b) {
-  if (a == 0 || b == 0) return 0;
-  return a > kMax / b ? kMax : a * b;
-}
-
 Tally Scaled(const Tally& t, int64_t n) {
   Tally out;
-  out.pods = Mul(t.pods, n);
+  out.pods = SaturatingMul(t.pods, n);
   out.requests = Times(t.requests, n);
   if (n > 0) out.max_per_pod = t.max_per_pod;
   return out;
 }
 
 void Accumulate(Tally* into, const Tally& t) {
-  into->pods = Add(into->pods, t.pods);
+  into->pods = SaturatingAdd(into->pods, t.pods);
   AddTo(&into->requests, t.requests);
   MaxInto(&into->max_per_pod, t.max_per_pod);
 }
@@ -174,7 +167,7 @@ Result<int64_t> WorkloadReader::Units(size_t component, const Selection& selecti
   for (const InstanceData& in : (*data)->instances) {
     if (!Selected(in, selection)) continue;
     int64_t replicas = selection.replica ? 1 : (minimum ? in.min_replicas : in.replicas);
-    units = Add(units, Mul(replicas, in.pods_per_replica));
+    units = SaturatingAdd(units, SaturatingMul(replicas, in.pods_per_replica));
   }
   return units;
 }
@@ -193,7 +186,7 @@ Result<Tally> WorkloadReader::Subtree(size_t component, const Selection& selecti
   for (const InstanceData& in : (*data)->instances) {
     if (!Selected(in, selection)) continue;
     int64_t replicas = selection.replica ? 1 : (minimum ? in.min_replicas : in.replicas);
-    int64_t units = Mul(replicas, in.pods_per_replica);
+    int64_t units = SaturatingMul(replicas, in.pods_per_replica);
     if (!children.empty()) {
       Accumulate(&out, Scaled(below, units));
     } else {
@@ -223,7 +216,7 @@ Result<Tally> WorkloadReader::InScope(std::optional<size_t> anchor,
     bool is_anchor = anchor && static_cast<size_t>(a) == *anchor;
     auto units = Units(a, is_anchor ? anchor_selection : Selection{}, minimum);
     if (!units.ok()) return units.error();
-    multiplier = Mul(multiplier, *units);
+    multiplier = SaturatingMul(multiplier, *units);
     if (is_anchor) break;
   }
   return Scaled(*tally, multiplier);
@@ -239,7 +232,7 @@ Result<int64_t> WorkloadReader::KartaPods(size_t component,
   for (const InstanceData& in : (*data)->instances) {
     if (instance && in.id != *instance) continue;
     if (in.scale && in.scale->replicas && *in.scale->replicas > 0) {
-      own = Add(own, *in.scale->replicas);
+      own = SaturatingAdd(own, *in.scale->replicas);
     }
   }
   if (d.Children(component).empty()) return own;
@@ -247,11 +240,11 @@ Result<int64_t> WorkloadReader::KartaPods(size_t component,
   for (size_t child : d.Children(component)) {
     auto n = KartaPods(child);
     if (!n.ok()) return n.error();
-    children = Add(children, *n);
+    children = SaturatingAdd(children, *n);
   }
   if (children == 0) return own;
   if (own == 0) return children;
-  return Mul(own, children);
+  return SaturatingMul(own, children);
 }
 
 Result<ResourceList> WorkloadReader::MaxPerPod(size_t component) {

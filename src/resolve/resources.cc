@@ -8,25 +8,14 @@
 
 #include "resolve/extract.h"
 #include "resolve/fragment_spec.h"
+#include "resolve/saturating.h"
 #include "resolve/scale_units.h"
 
 namespace wmap {
 namespace {
 
-constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kMax : kMin;
-  return r;
-}
-
-int64_t SaturatingMul(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) return (a > 0) == (b > 0) ? kMax : kMin;
-  return r;
-}
+using resolve::SaturatingAdd;
+using resolve::SaturatingMul;
 
 // Converts one resource map ({"cpu": "500m", ...}); names in `skip` are left out.
 std::optional<Error> ReadList(const Value& map, const ResourceList* skip, ResourceList* out) {

@@ -1,26 +1,9 @@
 #include "resolve/scale_units.h"
 
-#include <limits>
-
+#include "resolve/saturating.h"
 #include "wmap/definition.h"
 
 namespace wmap::resolve {
-namespace {
-
-int64_t SaturatingMul(int64_t a, int64_t b) {
-  int64_t out = 0;
-  if (__builtin_mul_overflow(a, b, &out)) return std::numeric_limits<int64_t>::max();
-  return out;
-}
-
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t out = 0;
-  if (__builtin_add_overflow(a, b, &out)) return std::numeric_limits<int64_t>::max();
-  return out;
-}
-
-}  // namespace
-
 Result<std::vector<int64_t>> PodsPerReplicaOf(const Workload& workload, size_t component,
                                               size_t instances) {
   std::vector<int64_t> out(instances, 1);

@@ -59,6 +59,7 @@ class TempFile {
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
   int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
   std::string Contents() const { return ReadFd(fd_); }
 
  private:

@@ -2,64 +2,22 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include "cli/command.h"
+#include "golden_support.h"
 
 namespace wmap::cli {
 namespace {
 
-// A temporary file opened for reading and writing, removed on destruction.
-class TempFile {
- public:
-  explicit TempFile(const std::string& contents = "") {
-    char path[] = "/tmp/wmap_cli_test_XXXXXX";
-    fd_ = ::mkstemp(path);
-    path_ = path;
-    WriteAll(fd_, contents);
-    ::lseek(fd_, 0, SEEK_SET);
-  }
-  ~TempFile() {
-    ::close(fd_);
-    ::unlink(path_.c_str());
-  }
-  int fd() const { return fd_; }
-  const std::string& path() const { return path_; }
-  std::string Contents() const {
-    std::string out;
-    char buf[4096];
-    ssize_t n;
-    off_t off = 0;
-    while ((n = ::pread(fd_, buf, sizeof buf, off)) > 0) {
-      out.append(buf, static_cast<size_t>(n));
-      off += n;
-    }
-    return out;
-  }
+using golden::Outcome;
+using golden::TempFile;
 
- private:
-  int fd_;
-  std::string path_;
-};
-
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-Outcome RunWmap(std::vector<std::string> args, const std::string& input = "",
-                const char* const* env = nullptr) {
-  static const char* const kEmptyEnv[] = {"HOME=/nonexistent", nullptr};
-  TempFile in(input), out, err;
-  CommandIo io{in.fd(), out.fd(), err.fd(), env ? env : kEmptyEnv};
-  int code = RunMain(args, io);
-  return {code, out.Contents(), err.Contents()};
+// `wmap ARGS...` in-process with `input` on standard input and exactly the environment `env`.
+Outcome RunWmap(const std::vector<std::string>& args, const std::string& input = "",
+                const std::vector<std::string>& env = golden::DefaultEnv()) {
+  return golden::Run(args, input, env);
 }
 
 TEST(MainTest, VersionHelpAndUnknownCommand) {
@@ -145,7 +103,7 @@ TEST(JqCommandTest, YamlInputAndOutput) {
 }
 
 TEST(JqCommandTest, EnvironmentIsPassed) {
-  const char* const env[] = {"WMAP_TEST_VAR=hello", nullptr};
+  const std::vector<std::string> env = {"WMAP_TEST_VAR=hello"};
   EXPECT_EQ(RunWmap({"jq", "-n", "-r", "$ENV.WMAP_TEST_VAR, env.WMAP_TEST_VAR"}, "", env).out,
             "hello\nhello\n");
 }
