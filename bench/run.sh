@@ -82,33 +82,7 @@ for res, tool in zip(data, ['wmap', 'jq', 'gojq']):
 PY
 done
 
-# ---- peak memory on one large document: the whole corpus as one JSON array
-big=$OUT/corpus-array.json
-python3 -c "
-import sys
-with open(sys.argv[1]) as f, open(sys.argv[2], 'w') as o:
-    o.write('[' + ','.join(l.strip() for l in f if l.strip()) + ']\n')" "$C" "$big"
-big_mb=$(python3 -c "import os,sys; print(round(os.path.getsize(sys.argv[1])/1e6, 1))" "$big")
-{
-  echo
-  echo "## One large document ($big_mb MB JSON array): \`TOOL -c 'length' corpus-array.json\`"
-  echo
-  echo "| tool | wall s | peak RSS MB | RSS / input |"
-  echo "|---|---:|---:|---:|"
-} >> "$report"
-for t in wmap jq gojq; do
-  bin=$t; [ "$t" = wmap ] && bin="$W jq"
-  # shellcheck disable=SC2086
-  /usr/bin/time -v $bin -c 'length' "$big" > /dev/null 2> "$R/wmap-big-$t.time.txt"
-  python3 - "$R/wmap-big-$t.time.txt" "$t" "$big_mb" >> "$report" <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-rss = int(re.search(r'Maximum resident set size \(kbytes\): (\d+)', t).group(1)) / 1024
-m = re.search(r'Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)', t)
-wall = int(m.group(1) or 0) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
-print(f'| {sys.argv[2]} | {wall:.2f} | {rss:.0f} | {rss / float(sys.argv[3]):.2f} |')
-PY
-done
-rm -f "$big"
+# ---- peak memory on one large document
+bash "$root/bench/large_document.sh" "$W" "$C" "$report"
 echo "wrote $report"
 cat "$report"

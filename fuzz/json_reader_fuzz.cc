@@ -7,10 +7,13 @@
 //    after one round; values are compared through their text because a large double printed
 //    with its shortest digits reads back as a nearby exact integer;
 //  - the indented form parses to the same value as the compact form;
-//  - the stream reader terminates and consumes the input.
+//  - the stream reader terminates and consumes the input;
+//  - reading with repeated values shared, and with the parsed text given back (zeroed) as the
+//    reader releases it, gives the same value or the same error (message and position).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -57,6 +60,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     Check(parsed.error().position.known());
     Check(parsed.error().position.offset <= size);
+  }
+
+  // The same parse sharing repeated values and zeroing the text it gives back.
+  std::string copy(text);
+  wmap::json::ReadOptions large = options;
+  large.share_repeated = true;
+  large.release_interval = 1;
+  large.release_consumed = [&copy](size_t offset) {
+    Check(offset <= copy.size());
+    std::memset(copy.data(), 0, offset);
+  };
+  wmap::Result<wmap::Value> shared = wmap::json::Parse(copy, large);
+  Check(shared.ok() == parsed.ok());
+  if (parsed.ok()) {
+    Check(wmap::json::ToCompactString(*shared) == wmap::json::ToCompactString(*parsed));
+  } else {
+    Check(shared.error().message == parsed.error().message);
+    Check(shared.error().position.offset == parsed.error().position.offset);
+    Check(shared.error().position.line == parsed.error().position.line);
+    Check(shared.error().position.column == parsed.error().position.column);
   }
 
   wmap::json::StreamReader reader(text, options);

@@ -21,17 +21,33 @@
 #define WMAP_JSON_H_
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "wmap/status.h"
 #include "wmap/value.h"
 
+namespace wmap::internal {
+class ShareTable;
+}  // namespace wmap::internal
+
 namespace wmap::json {
 
 struct ReadOptions {
   size_t max_depth = 10000;   // deeper nesting is an error, never a stack overflow
   bool gojq_numbers = false;  // big integers, and number literals when not printed as written
+  // Keep one node for equal arrays, objects and long strings met again while reading (recently
+  // seen ones: the reader keeps a bounded table of them). A large document of similar objects
+  // (a list of workloads) then takes a fraction of the memory for a little more parse time.
+  // Invisible to users of the values: shared values are immutable and copied when written.
+  bool share_repeated = false;
+  // When set, the reader calls it with an offset into the text before which it will never read
+  // the text again, about every release_interval bytes while a long value is parsed, so that
+  // the owner of the text can give those pages back. Error positions stay exact.
+  std::function<void(size_t offset)> release_consumed = {};
+  size_t release_interval = size_t{8} << 20;
 };
 
 // Parses exactly one JSON value (surrounding whitespace allowed).
@@ -43,6 +59,9 @@ Result<Value> Parse(std::string_view text, const ReadOptions& options = {});
 class StreamReader {
  public:
   explicit StreamReader(std::string_view text, ReadOptions options = {});
+  ~StreamReader();
+  StreamReader(StreamReader&&) noexcept;
+  StreamReader& operator=(StreamReader&&) noexcept;
   // Returns false at the end of the input; on an error returns true and sets *error instead.
   bool Next(Value* out, Error* error);
   bool failed() const { return failed_; }
@@ -53,6 +72,14 @@ class StreamReader {
   ReadOptions options_;
   size_t pos_ = 0;
   bool failed_ = false;
+  // With share_repeated: one table for the whole stream, so values repeat across documents too.
+  std::unique_ptr<internal::ShareTable> share_;
+  // With release_consumed: text before released_ is gone; its line count and the offset of the
+  // last line start within it keep error positions exact.
+  size_t released_ = 0;
+  int released_lines_ = 0;
+  size_t released_line_start_ = 0;
+  size_t released_next_ = 0;
 };
 
 struct WriteOptions {

@@ -9,15 +9,11 @@
 #include <unistd.h>
 
 namespace wmap::cli {
-namespace {
-
 std::string ErrnoText(int err) {
   std::string text = std::strerror(err);
   if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
   return text;
 }
-
-}  // namespace
 
 bool ReadWholeFd(int fd, std::string* out, std::string* error) {
   struct stat st;

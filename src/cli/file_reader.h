@@ -12,6 +12,8 @@ namespace wmap::cli {
 bool ReadWholeFile(const std::string& path, std::string* out, std::string* error);
 // Opens `path` for reading (not a directory); on failure sets *error as ReadWholeFile does.
 bool OpenForReading(const std::string& path, int* fd, std::string* error);
+// Go's wording of an errno value: strerror with a lower-case first letter.
+std::string ErrnoText(int err);
 // Reads all of a file descriptor (standard input) into *out.
 bool ReadWholeFd(int fd, std::string* out, std::string* error);
 

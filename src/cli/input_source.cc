@@ -16,6 +16,9 @@
 namespace wmap::cli {
 namespace {
 
+// Unconsumed text from which a JSON value counts as a large document (see NextJson).
+constexpr size_t kLargeText = size_t{4} << 20;
+
 void StreamEvents(const Value& v, Value* path, std::deque<Value>* out) {
   bool container = v.is_array() || v.is_object();
   if (!container || v.size() == 0) {
@@ -95,9 +98,12 @@ bool InputSource::OpenNext(std::string* error, bool* failed) {
   *failed = false;
   CloseFd();
   pending_.clear();
-  text_.clear();
+  whole_reader_.reset();  // it reads text_
+  text_.Clear();
   pos_ = 0;
   line_base_ = 0;
+  released_ = 0;
+  released_lines_ = 0;
   incremental_ = false;
   eof_ = true;
   json_failed_ = false;
@@ -117,7 +123,7 @@ bool InputSource::OpenNext(std::string* error, bool* failed) {
         fd_ = stdin_fd_;
         incremental_ = true;
         eof_ = false;
-      } else if (!ReadWholeFd(stdin_fd_, &text_, error)) {
+      } else if (!ReadAll(stdin_fd_, error)) {
         *failed = true;
         return true;
       }
@@ -132,19 +138,24 @@ bool InputSource::OpenNext(std::string* error, bool* failed) {
       owns_fd_ = true;
       incremental_ = true;
       eof_ = false;
-    } else if (!ReadWholeFile(file, &text_, error)) {
-      *failed = true;
-      return true;
+    } else {
+      int fd = -1;
+      bool read = OpenForReading(file, &fd, error) && ReadAll(fd, error);
+      if (fd >= 0) ::close(fd);
+      if (!read) {
+        *failed = true;
+        return true;
+      }
     }
   }
   open_ = true;
   if (format_ == InputFormat::kYaml) {
-    auto docs = yaml::ParseStream(text_, {.schema = yaml::Schema::kGojq});
+    auto docs = yaml::ParseStream(text_.view(), {.schema = yaml::Schema::kGojq});
     if (!docs.ok()) {
       int line = 0;
       int column = 0;
       std::string message = YamlErrorText(docs.error(), &line, &column);
-      *error = FormatLineError("invalid yaml", name_, text_, line, column, message);
+      *error = FormatLineError("invalid yaml", name_, text_.view(), line, column, message);
       open_ = false;
       *failed = true;
       return true;
@@ -162,14 +173,10 @@ bool InputSource::ReadMore(std::string* error) {
   Compact();
   size_t pending = text_.size() - pos_;
   size_t want = std::max(kChunk, pending);
-  size_t used = text_.size();
-  text_.resize(used + want);
   size_t got = 0;
   while (got < want) {
-    ssize_t n = ::read(fd_, text_.data() + used + got, want - got);
-    if (n < 0 && errno == EINTR) continue;
+    long n = text_.AppendFromFd(fd_, want - got);
     if (n < 0) {
-      text_.resize(used + got);
       eof_ = true;
       *error = "read " + name_ + ": " + std::strerror(errno);
       return false;
@@ -181,22 +188,40 @@ bool InputSource::ReadMore(std::string* error) {
     got += static_cast<size_t>(n);
     if (pending < kChunk) break;
   }
-  text_.resize(used + got);
   return true;
+}
+
+bool InputSource::ReadAll(int fd, std::string* error) {
+  if (text_.AppendAllFromFd(fd)) return true;
+  *error =
+      (fd == stdin_fd_ && name_ == "<stdin>" ? std::string("read: ") : "read " + name_ + ": ") +
+      ErrnoText(errno);
+  return false;
 }
 
 void InputSource::Compact() {
   if (pos_ < (1 << 20)) return;
-  line_base_ += static_cast<int>(std::count(text_.begin(), text_.begin() + pos_, '\n'));
-  text_.erase(0, pos_);
+  std::string_view kept = text_.view().substr(released_, pos_ - released_);
+  line_base_ += released_lines_ + static_cast<int>(std::count(kept.begin(), kept.end(), '\n'));
+  released_ = 0;
+  released_lines_ = 0;
+  text_.EraseFront(pos_);
   pos_ = 0;
+}
+
+void InputSource::ReleaseText(size_t offset) {
+  if (offset <= released_) return;
+  std::string_view gone = text_.view().substr(released_, offset - released_);
+  released_lines_ += static_cast<int>(std::count(gone.begin(), gone.end(), '\n'));
+  released_ = offset;
+  text_.Discard(offset);
 }
 
 InputSource::Status InputSource::NextRawLine(Value* out, std::string* error) {
   while (true) {
-    size_t nl = text_.find('\n', pos_);
+    size_t nl = text_.view().find('\n', pos_);
     if (nl != std::string::npos) {
-      *out = Value::String(std::string_view(text_).substr(pos_, nl - pos_));
+      *out = Value::String(text_.view().substr(pos_, nl - pos_));
       pos_ = nl + 1;
       return Status::kValue;
     }
@@ -205,7 +230,7 @@ InputSource::Status InputSource::NextRawLine(Value* out, std::string* error) {
       continue;
     }
     if (pos_ >= text_.size()) return Status::kEnd;
-    *out = Value::String(std::string_view(text_).substr(pos_));
+    *out = Value::String(text_.view().substr(pos_));
     pos_ = text_.size();
     return Status::kValue;
   }
@@ -270,24 +295,71 @@ bool ScanForCompleteValue(std::string_view text, ValueScan* scan) {
 
 }  // namespace
 
+std::string InputSource::JsonErrorText(const Error& e, size_t offset) const {
+  SourceErrorSpec spec;
+  spec.kind = "invalid json";
+  spec.name = name_;
+  spec.contents = text_.view().substr(released_);
+  spec.offset = offset - released_;
+  spec.message = e.message;
+  spec.line_base = line_base_ + released_lines_;
+  return FormatSourceError(spec);
+}
+
+InputSource::Status InputSource::NextJsonFromWholeText(Value* out, std::string* error) {
+  if (json_failed_) return Status::kEnd;
+  if (!whole_reader_) {
+    // One reader for the whole text, so a large input shares repeated values across all its
+    // documents (a slurped stream of similar objects) and gives back its text as it goes.
+    json::ReadOptions options{.gojq_numbers = true};
+    if (text_.size() >= kLargeText) {
+      options.share_repeated = true;
+      options.release_consumed = [this](size_t offset) { ReleaseText(offset); };
+    }
+    whole_reader_.emplace(text_.view(), std::move(options));
+  }
+  Value v;
+  Error e;
+  if (!whole_reader_->Next(&v, &e)) return Status::kEnd;
+  if (whole_reader_->failed()) {
+    json_failed_ = true;
+    *error = JsonErrorText(e, e.position.offset);
+    return Status::kError;
+  }
+  pos_ = whole_reader_->offset();
+  *out = std::move(v);
+  return Status::kValue;
+}
+
 InputSource::Status InputSource::NextJson(Value* out, std::string* error) {
+  if (!incremental_) return NextJsonFromWholeText(out, error);
   while (true) {
     if (json_failed_) return Status::kEnd;
-    std::string_view rest = std::string_view(text_).substr(pos_);
+    std::string_view rest = text_.view().substr(pos_);
     // After one parse ran off the end of the text read so far, read on until the value is whole.
     if (value_cut_ && !eof_ && !ScanForCompleteValue(rest, &scan_)) {
       if (!ReadMore(error)) return Status::kError;
       continue;
     }
+    // The text holds the whole value (the structural scan found its end, or the input ended),
+    // so a parse that gives text back never needs to start over.
+    bool whole = value_cut_ || eof_;
     value_cut_ = false;
-    json::StreamReader reader(rest, {.gojq_numbers = true});
+    json::ReadOptions options{.gojq_numbers = true};
+    if (whole && rest.size() >= kLargeText) {
+      // A large document: share its repeated subtrees and give back its text as it is parsed,
+      // so that memory stays near the size of the values built.
+      options.share_repeated = true;
+      options.release_consumed = [this, base = pos_](size_t offset) { ReleaseText(base + offset); };
+    }
+    json::StreamReader reader(rest, std::move(options));
     Value v;
     Error e;
     bool got = reader.Next(&v, &e);
     // On a pipe, a value (or error) that reaches the end of what has arrived may be cut short.
     bool at_end = !got || (reader.failed() ? e.position.offset >= rest.size()
                                            : reader.offset() >= rest.size());
-    if (!eof_ && at_end) {
+    if (!eof_ && at_end && released_ <= pos_) {
       if (got && !value_cut_) scan_ = ValueScan{};
       value_cut_ = got;
       if (!ReadMore(error)) return Status::kError;
@@ -296,14 +368,7 @@ InputSource::Status InputSource::NextJson(Value* out, std::string* error) {
     if (!got) return Status::kEnd;
     if (reader.failed()) {
       json_failed_ = true;
-      SourceErrorSpec spec;
-      spec.kind = "invalid json";
-      spec.name = name_;
-      spec.contents = text_;
-      spec.offset = pos_ + e.position.offset;
-      spec.message = e.message;
-      spec.line_base = line_base_;
-      *error = FormatSourceError(spec);
+      *error = JsonErrorText(e, pos_ + e.position.offset);
       return Status::kError;
     }
     pos_ += reader.offset();
@@ -364,7 +429,7 @@ InputSource::Status InputSource::NextSlurped(Value* out, std::string* error) {
       bool failed = false;
       if (!OpenNext(error, &failed)) break;
       if (failed) return Status::kError;
-      all += text_;
+      all += text_.view();
     }
     name_ = files_.empty() ? "" : (files_.back() == "-" ? "<stdin>" : files_.back());
     *out = Value::String(std::move(all));

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/text_buffer.h"
 #include "wmap/json.h"
 #include "wmap/value.h"
 
@@ -70,15 +71,28 @@ class InputSource {
   void CloseFd();
   // Drops consumed text so a long stream does not accumulate.
   void Compact();
+  // Reads all of fd into text_ (whole-input formats); sets *error ("read NAME: ...") on failure.
+  bool ReadAll(int fd, std::string* error);
+  // Gives back the text before offset while a large value is parsed (ReadOptions::
+  // release_consumed), counting its lines first so error positions stay exact.
+  void ReleaseText(size_t offset);
   Status NextJson(Value* out, std::string* error);
+  // NextJson over text read whole (slurped input), with one reader for all of it.
+  Status NextJsonFromWholeText(Value* out, std::string* error);
+  // The gojq command's text for a JSON syntax error at `offset` in text_.
+  std::string JsonErrorText(const Error& e, size_t offset) const;
   Status NextRawLine(Value* out, std::string* error);
 
   bool open_ = false;
   std::string name_;
   // The current source: text_ holds the unconsumed part (all of it for YAML and slurped input).
-  std::string text_;
+  TextBuffer text_;
   size_t pos_ = 0;     // first byte not yet consumed
   int line_base_ = 0;  // lines dropped from text_ by Compact(), for error line numbers
+  // Text before released_ has been given back while a large value was parsed; it held
+  // released_lines_ line breaks. Reset when the value is consumed.
+  size_t released_ = 0;
+  int released_lines_ = 0;
   bool incremental_ = false;
   int fd_ = -1;           // the descriptor read incrementally (standard input or an open file)
   bool owns_fd_ = false;  // fd_ was opened here and is closed when the source moves on
@@ -87,6 +101,7 @@ class InputSource {
   bool value_cut_ = false;     // the last parse attempt ran off the end of the text read so far
   ValueScan scan_;             // progress of the structural scan while value_cut_
   std::deque<Value> pending_;  // YAML documents or stream events not yet returned
+  std::optional<json::StreamReader> whole_reader_;  // reads text_ when it is read whole
 };
 
 }  // namespace wmap::cli

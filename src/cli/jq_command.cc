@@ -162,6 +162,8 @@ class ResultPrinter {
   ResultPrinter(const JqFlags& flags, const ColorScheme* colors, OutputBuffer* out)
       : flags_(flags), out_(out), encoder_(MakeOptions(flags, colors)) {
     raw_ = flags.raw_output || flags.join_output || flags.raw_output0;
+    // A large result goes out in pieces instead of being built whole in memory.
+    encoder_.SetSpill(OutputBuffer::kFlushThreshold, [out] { out->MaybeFlush(); });
   }
 
   // Prints one result; returns false (with *error) when it cannot be printed.

@@ -170,6 +170,7 @@ void JsonEncoder::Newline(int depth, std::string* out) const {
   } else {
     out->append(static_cast<size_t>(depth) * static_cast<size_t>(options_.indent), ' ');
   }
+  MaybeSpill(out);
 }
 
 void JsonEncoder::EncodeAt(const Value& v, int depth, std::string* out) const {
@@ -211,6 +212,7 @@ void JsonEncoder::EncodeAt(const Value& v, int depth, std::string* out) const {
         if (i > 0) Colored(color, ",", out);
         if (!options_.compact) Newline(depth + 1, out);
         EncodeAt(items[i], depth + 1, out);
+        MaybeSpill(out);
       }
       if (!items.empty() && !options_.compact) Newline(depth, out);
       Colored(color, "]", out);
@@ -234,6 +236,7 @@ void JsonEncoder::EncodeAt(const Value& v, int depth, std::string* out) const {
         Colored(color, ":", out);
         if (!options_.compact) out->push_back(' ');
         EncodeAt(members[i]->value, depth + 1, out);
+        MaybeSpill(out);
       }
       if (!members.empty() && !options_.compact) Newline(depth, out);
       Colored(color, "}", out);

@@ -7,6 +7,7 @@
 #ifndef WMAP_CLI_JSON_ENCODER_H_
 #define WMAP_CLI_JSON_ENCODER_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,12 @@ struct EncoderOptions {
 class JsonEncoder {
  public:
   explicit JsonEncoder(const EncoderOptions& options) : options_(options) {}
+  // Makes Encode call spill() between elements of arrays and objects whenever the output string
+  // has reached `bytes`, so that a large value is written out in pieces (spill empties it).
+  void SetSpill(size_t bytes, std::function<void()> spill) {
+    spill_bytes_ = bytes;
+    spill_ = std::move(spill);
+  }
   // Appends the text of v (no trailing newline).
   void Encode(const Value& v, std::string* out) const;
   // Appends a JSON string literal with the encoder's escaping (no color).
@@ -53,7 +60,13 @@ class JsonEncoder {
   void Newline(int depth, std::string* out) const;
   void Colored(const std::string& color, std::string_view text, std::string* out) const;
 
+  void MaybeSpill(const std::string* out) const {
+    if (spill_ && out->size() >= spill_bytes_) spill_();
+  }
+
   EncoderOptions options_;
+  size_t spill_bytes_ = 0;
+  std::function<void()> spill_;
 };
 
 // Appends the compact, uncolored gojq text of v.

@@ -1,10 +1,19 @@
 // The `wmap` executable: dispatches to the subcommands of src/cli/.
+#include <cstdio>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  return wmap::cli::RunMain(args, wmap::cli::CommandIo{});
+  try {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    return wmap::cli::RunMain(args, wmap::cli::CommandIo{});
+  } catch (const std::bad_alloc&) {
+    // Budgets bound what queries and readers allocate; this is the last line for the rest
+    // (a result too large to hold): a clean message and the runtime-error exit code.
+    std::fputs("wmap: out of memory\n", stderr);
+    return 5;
+  }
 }

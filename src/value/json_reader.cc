@@ -7,22 +7,41 @@
 // Error messages follow Go's encoding/json scanner (which gojq uses for its input), and the
 // position points at the offending byte (or at the end of input for "unexpected EOF").
 // Invalid UTF-8 bytes and unpaired surrogate escapes become U+FFFD, as in Go.
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "value/json_scan.h"
+#include "value/share_table.h"
 #include "value/value_nodes.h"
 #include "wmap/json.h"
 
 namespace wmap::json {
 namespace {
 
+using internal::ShareTable;
 using internal::ValueBuilder;
+
+// How much text the owner has been allowed to drop (ReadOptions::release_consumed): the text
+// before `released` is never read again; `lines` counts its newlines and `line_start` is the
+// offset just past the last of them (0 when none), so that error positions stay exact.
+struct ReleasedText {
+  size_t released = 0;
+  int lines = 0;
+  size_t line_start = 0;
+  size_t next = 0;  // offset at which to release next; 0 before the first value
+};
+
+// Text kept behind the parse position when releasing, so that an error's context (a window
+// before its position) is still readable.
+constexpr size_t kKeptBehind = size_t{64} << 10;
 
 struct Frame {
   size_t start;  // index into the scratch stack of this container's first element
@@ -205,12 +224,24 @@ bool PrintsAsItself(std::string_view text, const Value& number) {
 
 class Parser {
  public:
-  Parser(std::string_view text, const ReadOptions& options, Scratch* scratch)
+  // share: the table of ReadOptions::share_repeated, or null. released: the state of
+  // ReadOptions::release_consumed, kept by the caller across values of a stream.
+  Parser(std::string_view text, const ReadOptions& options, Scratch* scratch, ShareTable* share,
+         ReleasedText* released)
       : begin_(text.data()),
         end_(text.data() + text.size()),
         max_depth_(options.max_depth),
         gojq_numbers_(options.gojq_numbers),
-        scratch_(*scratch) {}
+        scratch_(*scratch),
+        share_(share),
+        released_(*released),
+        release_(options.release_consumed ? &options.release_consumed : nullptr),
+        release_interval_(std::max<size_t>(options.release_interval, kKeptBehind)) {
+    if (share_ != nullptr) {
+      empty_array_ = ValueBuilder::ArrayFrom(std::vector<Value>());
+      empty_object_ = ValueBuilder::ObjectFromUniqueMembers(internal::MemberVector());
+    }
+  }
 
   // Parses one value starting at *pos (leading whitespace allowed). On success stores it in
   // *out, advances *pos past it and returns true; otherwise fills error().
@@ -235,21 +266,58 @@ class Parser {
   bool ParseLiteral(const char*& p, std::string_view word, const char* name);
   Value CloseArray(size_t start);
   Value CloseObject(size_t start);
+  // A long string Value for s, shared with an equal one met before when possible.
+  Value SharedString(std::string_view s);
+  // Lets the owner drop the text up to kKeptBehind bytes before p.
+  void ReleaseBefore(const char* p);
 
   const char* begin_;
   const char* end_;
   size_t max_depth_;
   bool gojq_numbers_;
   Scratch& scratch_;
+  ShareTable* share_;
+  Value empty_array_;  // with share_: the one empty array and object of the document
+  Value empty_object_;
+  ReleasedText& released_;
+  const std::function<void(size_t)>* release_;
+  size_t release_interval_;
   Error error_;
 };
+
+Value Parser::SharedString(std::string_view s) {
+  uint64_t hash = internal::HashKey(s);
+  if (const Value* same = share_->FindString(hash, s)) return *same;
+  Value v = Value::String(s);
+  share_->Insert(hash, v);
+  return v;
+}
+
+void Parser::ReleaseBefore(const char* p) {
+  size_t at = static_cast<size_t>(p - begin_);
+  released_.next = at + release_interval_;
+  if (at <= kKeptBehind) return;
+  size_t upto = at - kKeptBehind;
+  if (upto <= released_.released) return;
+  const char* q = begin_ + released_.released;
+  const char* stop = begin_ + upto;
+  while (q < stop) {
+    const void* nl = std::memchr(q, '\n', static_cast<size_t>(stop - q));
+    if (nl == nullptr) break;
+    q = static_cast<const char*>(nl) + 1;
+    ++released_.lines;
+    released_.line_start = static_cast<size_t>(q - begin_);
+  }
+  released_.released = upto;
+  (*release_)(upto);
+}
 
 bool Parser::Fail(const char* at, std::string message) {
   error_.message = std::move(message);
   size_t offset = static_cast<size_t>(at - begin_);
-  int line = 1;
-  const char* line_start = begin_;
-  for (const char* q = begin_; q < at; ++q) {
+  int line = 1 + released_.lines;
+  const char* line_start = begin_ + released_.line_start;
+  for (const char* q = begin_ + released_.released; q < at; ++q) {
     if (*q == '\n') {
       ++line;
       line_start = q + 1;
@@ -444,11 +512,13 @@ bool Parser::ParseString(const char*& p, Value* out) {
     unsigned char c = static_cast<unsigned char>(*q);
     if (c == '"') {
       size_t n = static_cast<size_t>(q - start);
-      if (kIsKey && n > 14) {
+      if (kIsKey && n > ValueBuilder::kInlineCapacity) {
         std::string_view key(start, n);
         Value& cached = scratch_.key_cache[internal::HashKey(key) % Scratch::kKeyCacheSize];
         if (!cached.is_string() || cached.as_string() != key) cached = Value::String(key);
         *out = cached;
+      } else if (!kIsKey && share_ != nullptr && n > ValueBuilder::kInlineCapacity) {
+        *out = SharedString(std::string_view(start, n));
       } else if (end_ - start >= 16) {
         ValueBuilder::AssignStringReadable16(out, start, n);
       } else {
@@ -482,7 +552,9 @@ bool Parser::ParseStringSlow(const char*& p, const char* start, Value* out) {
     unsigned char c = static_cast<unsigned char>(*p);
     if (c == '"') {
       ++p;
-      *out = Value::String(std::string_view(buf));
+      *out = share_ != nullptr && buf.size() > ValueBuilder::kInlineCapacity
+                 ? SharedString(buf)
+                 : Value::String(std::string_view(buf));
       return true;
     }
     if (c == '\\') {
@@ -509,21 +581,45 @@ bool Parser::ParseStringSlow(const char*& p, const char* start, Value* out) {
 
 Value Parser::CloseArray(size_t start) {
   auto& stack = scratch_.stack;
+  uint64_t hash = 0;
+  if (share_ != nullptr) {
+    size_t n = stack.size() - start;
+    hash = ShareTable::HashSequence(stack.begin() + start, n, false);
+    if (const Value* same = share_->FindArray(hash, stack.begin() + start, n)) {
+      for (size_t i = start; i < stack.size(); ++i) stack[i] = Value();
+      stack.truncate_moved(start);
+      return *same;
+    }
+  }
   std::vector<Value> items(std::make_move_iterator(stack.begin() + start),
                            std::make_move_iterator(stack.begin() + stack.size()));
   stack.truncate_moved(start);
-  return ValueBuilder::ArrayFrom(std::move(items));
+  Value array = ValueBuilder::ArrayFrom(std::move(items));
+  if (share_ != nullptr) share_->Insert(hash, array);
+  return array;
 }
 
 Value Parser::CloseObject(size_t start) {
   auto& stack = scratch_.stack;
+  uint64_t hash = 0;
+  if (share_ != nullptr) {
+    size_t n = stack.size() - start;
+    hash = ShareTable::HashSequence(stack.begin() + start, n, true);
+    if (const Value* same = share_->FindObject(hash, stack.begin() + start, n)) {
+      for (size_t i = start; i < stack.size(); ++i) stack[i] = Value();
+      stack.truncate_moved(start);
+      return *same;
+    }
+  }
   internal::MemberVector members;
   members.reserve((stack.size() - start) / 2);
   for (size_t i = start; i < stack.size(); i += 2) {
     members.push_back(Member{std::move(stack[i]), std::move(stack[i + 1])});
   }
   stack.truncate_moved(start);
-  return ValueBuilder::ObjectFromMembers(std::move(members));
+  Value object = ValueBuilder::ObjectFromMembers(std::move(members));
+  if (share_ != nullptr) share_->Insert(hash, object);
+  return object;
 }
 
 bool Parser::ParseOne(size_t* pos, Value* out) {
@@ -533,6 +629,13 @@ bool Parser::ParseOne(size_t* pos, Value* out) {
   frames.clear();
   const char* p = begin_ + *pos;
   Value result;
+  // The next release point; kept across the values of a stream, so that a stream of small
+  // values gives back its text too.
+  const char* next_release = end_;
+  if (release_ != nullptr) {
+    if (released_.next == 0) released_.next = *pos + release_interval_;
+    next_release = begin_ + std::min<size_t>(released_.next, static_cast<size_t>(end_ - begin_));
+  }
 
   // Each value is parsed straight into its slot: `result` at the top level, otherwise a new
   // element at the end of the scratch stack. An open container keeps its slot (holding null)
@@ -540,6 +643,10 @@ bool Parser::ParseOne(size_t* pos, Value* out) {
   while (true) {
     SkipSpace(p);
     if (p == end_) return Eof();
+    if (p >= next_release && release_ != nullptr) {
+      ReleaseBefore(p);
+      next_release = begin_ + std::min<size_t>(released_.next, static_cast<size_t>(end_ - begin_));
+    }
     Value* slot = frames.empty() ? &result : &stack.push();
     char c = *p;
     if (c == '"') {
@@ -552,8 +659,12 @@ bool Parser::ParseOne(size_t* pos, Value* out) {
       if (p == end_) return Eof();
       if (*p == (is_object ? '}' : ']')) {
         ++p;
-        *slot = is_object ? ValueBuilder::ObjectFromUniqueMembers(internal::MemberVector())
-                          : ValueBuilder::ArrayFrom(std::vector<Value>());
+        if (share_ != nullptr) {
+          *slot = is_object ? empty_object_ : empty_array_;
+        } else {
+          *slot = is_object ? ValueBuilder::ObjectFromUniqueMembers(internal::MemberVector())
+                            : ValueBuilder::ArrayFrom(std::vector<Value>());
+        }
       } else {
         frames.push_back({stack.size(), is_object});
         if (is_object) {
@@ -624,7 +735,10 @@ bool Parser::ParseOne(size_t* pos, Value* out) {
 
 Result<Value> Parse(std::string_view text, const ReadOptions& options) {
   Scratch& scratch = ThreadScratch();
-  Parser parser(text, options, &scratch);
+  std::unique_ptr<ShareTable> share;
+  if (options.share_repeated) share = std::make_unique<ShareTable>();
+  ReleasedText released;
+  Parser parser(text, options, &scratch, share.get(), &released);
   size_t pos = 0;
   Value v;
   bool ok = parser.ParseOne(&pos, &v);
@@ -640,15 +754,24 @@ Result<Value> Parse(std::string_view text, const ReadOptions& options) {
 }
 
 StreamReader::StreamReader(std::string_view text, ReadOptions options)
-    : text_(text), options_(options) {}
+    : text_(text), options_(std::move(options)) {}
+StreamReader::~StreamReader() = default;
+StreamReader::StreamReader(StreamReader&&) noexcept = default;
+StreamReader& StreamReader::operator=(StreamReader&&) noexcept = default;
 
 bool StreamReader::Next(Value* out, Error* error) {
   if (failed_) return false;
   while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
   if (pos_ >= text_.size()) return false;
   Scratch& scratch = ThreadScratch();
-  Parser parser(text_, options_, &scratch);
+  if (options_.share_repeated && share_ == nullptr) share_ = std::make_unique<ShareTable>();
+  ReleasedText released{released_, released_lines_, released_line_start_, released_next_};
+  Parser parser(text_, options_, &scratch, share_.get(), &released);
   bool ok = parser.ParseOne(&pos_, out);
+  released_ = released.released;
+  released_lines_ = released.lines;
+  released_line_start_ = released.line_start;
+  released_next_ = released.next;
   if (!ok) scratch.stack.clear();
   scratch.stack.trim();
   if (!ok) {

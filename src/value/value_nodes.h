@@ -165,6 +165,17 @@ struct ValueBuilder {
     }
     return a.as_string() == b.as_string();
   }
+  // Strings longer than this live in a node.
+  static constexpr size_t kInlineCapacity = Value::kInlineCapacity;
+  // The two words of v's representation. Equal words imply equal values (the same inline
+  // scalar or the same node); equal values in different nodes have different words.
+  static void Words(const Value& v, uint64_t* w0, uint64_t* w1) {
+    std::memcpy(w0, v.raw_, 8);
+    std::memcpy(w1, v.raw_ + 8, 8);
+  }
+  static bool SameRepresentation(const Value& a, const Value& b) {
+    return std::memcmp(a.raw_, b.raw_, sizeof(a.raw_)) == 0;
+  }
   // The elements of an array / members of an object without an out-of-line call; the value
   // must have that type.
   static std::span<const Value> ItemsOf(const Value& v) { return v.array_node()->items; }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/source_error.h"
 #include "golden_support.h"
 
 namespace wmap::cli {
@@ -138,6 +139,55 @@ TEST(JqCommandTest, ValueSpanningManyReads) {
                       big);
   EXPECT_EQ(o.code, 0) << o.err;
   EXPECT_EQ(o.out, "[60000,59999,\"a\\\\\\\"]}7\"]\n{\"after\":true}\n");
+}
+
+// A document of more than 8 MiB on many lines (keys in sorted order): read as a large document
+// (repeated subtrees shared, parsed text given back while it is parsed).
+std::string LargeDocument() {
+  std::string text = "[\n";
+  for (int i = 0; i < 60000; ++i) {
+    if (i > 0) text += ",\n";
+    text += "  {\"name\": \"job-" + std::to_string(i) +
+            "\", \"spec\": {\"image\": \"registry.example.com/trainer:v1.2.3\", \"pad\": \"" +
+            std::string(80, 'p') + "\", \"resources\": {\"limits\": {\"nvidia.com/gpu\": \"8\"}}}}";
+  }
+  text += "\n]\n";
+  return text;
+}
+
+TEST(JqCommandTest, LargeDocumentFromFileAndPipe) {
+  std::string text = LargeDocument();
+  ASSERT_GT(text.size(), size_t{9} << 20);
+  golden::TempFile file(text);
+  for (bool from_file : {true, false}) {
+    Outcome o =
+        from_file ? RunWmap({"jq", "-c", ".", file.path()}) : RunWmap({"jq", "-c", "."}, text);
+    EXPECT_EQ(o.code, 0) << o.err;
+    // Compact output of the whole document: the input without its layout.
+    std::string compact;
+    bool in_string = false;
+    for (char c : text) {
+      if (c == '"') in_string = !in_string;
+      if (in_string || (c != ' ' && c != '\n')) compact.push_back(c);
+    }
+    EXPECT_TRUE(o.out == compact + "\n") << "output differs (" << o.out.size() << " bytes)";
+  }
+}
+
+TEST(JqCommandTest, LargeDocumentErrorPointsIntoGivenBackText) {
+  std::string text = LargeDocument();
+  // Break the last object, far past the text given back while parsing.
+  size_t at = text.rfind("\"8\"");
+  text.insert(at, "}");
+  SourceErrorSpec spec;
+  spec.kind = "invalid json";
+  spec.name = "<stdin>";
+  spec.contents = text;
+  spec.offset = at;
+  spec.message = "invalid character '}' looking for beginning of value";
+  Outcome o = RunWmap({"jq", "length"}, text);
+  EXPECT_EQ(o.code, 5);
+  EXPECT_EQ(o.err, "wmap: " + FormatSourceError(spec) + "\n");
 }
 
 }  // namespace
