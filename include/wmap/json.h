@@ -66,6 +66,10 @@ class StreamReader {
   bool Next(Value* out, Error* error);
   bool failed() const { return failed_; }
   size_t offset() const { return pos_; }
+  // With share_repeated: forgets the values seen so far, so that the next values share only
+  // among themselves (for a caller that drops each value once it is processed: the table
+  // would otherwise keep old values alive).
+  void ForgetShared();
 
  private:
   std::string_view text_;

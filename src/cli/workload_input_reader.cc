@@ -77,10 +77,23 @@ class FileText {
     if (map_ != nullptr) return {static_cast<const char*>(map_), map_size_};
     return owned_;
   }
+  bool mapped() const { return map_ != nullptr; }
+  // Drops the resident pages of a mapped file below offset; they stay readable (a later read
+  // brings them back from the file). Does nothing for text read into memory.
+  void Release(size_t offset) {
+    if (map_ == nullptr) return;
+    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    size_t end = std::min(offset, map_size_) & ~(page - 1);
+    if (end > released_) {
+      ::madvise(static_cast<char*>(map_) + released_, end - released_, MADV_DONTNEED);
+      released_ = end;
+    }
+  }
   void Reset() {
     if (map_ != nullptr) ::munmap(map_, map_size_);
     map_ = nullptr;
     map_size_ = 0;
+    released_ = 0;
     owned_.clear();
     owned_.shrink_to_fit();
   }
@@ -88,8 +101,13 @@ class FileText {
  private:
   void* map_ = nullptr;
   size_t map_size_ = 0;
+  size_t released_ = 0;
   std::string owned_;
 };
+
+// Files from which JSON is read as a large document: repeated subtrees shared, parsed pages of a
+// mapped file dropped as the reader moves on (a `kubectl get -o json` list of many workloads).
+constexpr size_t kLargeFile = size_t{4} << 20;
 
 // Tracks line/column of offsets that only grow.
 class LineCounter {
@@ -294,7 +312,15 @@ class ObjectReader::Impl {
     bool json_ext = path.ends_with(".json");
     json_mode_ = json_ext || (i < t.size() && (t[i] == '{' || t[i] == '['));
     json_may_fall_back_ = !json_ext;
-    json_reader_.emplace(t.substr(i));
+    json::ReadOptions options;
+    if (t.size() >= kLargeFile && text_.mapped()) {
+      options.share_repeated = true;
+      options.release_consumed = [this](size_t offset) {
+        lines_.At(json_base_ + offset);  // count the lines first: the counter only moves on
+        text_.Release(json_base_ + offset);
+      };
+    }
+    json_reader_.emplace(t.substr(i), std::move(options));
     json_base_ = i;
     yaml_reader_.reset();
     if (!json_mode_) yaml_reader_ = std::make_unique<yaml::StreamReader>(t);
@@ -360,6 +386,8 @@ class ObjectReader::Impl {
         return ParseError(err, "JSON");
       }
       first_value_ = false;
+      // Objects are dropped once their rows are made: share only within one document.
+      json_reader_->ForgetShared();
       if (v.is_array()) {
         int index = 0;
         for (const Value& item : v.items()) Push(item, start, index++);

@@ -759,6 +759,8 @@ StreamReader::~StreamReader() = default;
 StreamReader::StreamReader(StreamReader&&) noexcept = default;
 StreamReader& StreamReader::operator=(StreamReader&&) noexcept = default;
 
+void StreamReader::ForgetShared() { share_.reset(); }
+
 bool StreamReader::Next(Value* out, Error* error) {
   if (failed_) return false;
   while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;

@@ -201,6 +201,52 @@ TEST(ObjectReaderTest, LargeStreamKeepsOneDocumentAtATime) {
   EXPECT_EQ(count, 5000);
 }
 
+TEST(ObjectReaderTest, LargeJsonFilesGiveTheSameObjectsAsSmallOnes) {
+  // More than 8 MiB: read as a large document (repeated subtrees shared, parsed pages of the
+  // mapped file dropped), as a list and as a stream; the objects and their lines must be the
+  // ones a YAML reading of the same objects gives.
+  Scratch s;
+  std::string list = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n";
+  std::string stream;
+  std::string yaml;
+  for (int i = 0; i < 40000; ++i) {
+    std::string name = "job-" + std::to_string(i);
+    std::string object =
+        "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name +
+        "\",\"namespace\":\"training\"},\"spec\":{\"parallelism\":" + std::to_string(i % 4) +
+        ",\"template\":{\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":"
+        "\"registry.example.com/trainer:v1.2.3\",\"resources\":{\"limits\":"
+        "{\"nvidia.com/gpu\":\"8\"}}}]}}}}";
+    list += (i > 0 ? ",\n" : "") + object;
+    stream += object + "\n";
+    yaml += "---\n" + object + "\n";
+  }
+  list += "]}\n";
+  ASSERT_GT(list.size(), size_t{9} << 20);
+  std::optional<CliError> error;
+  std::vector<InputObject> from_list = ReadAll({s.Write("list.json", list)}, &error);
+  ASSERT_FALSE(error.has_value()) << error->message;
+  std::vector<InputObject> from_stream = ReadAll({s.Write("stream.json", stream)}, &error);
+  ASSERT_FALSE(error.has_value()) << error->message;
+  std::vector<InputObject> from_yaml = ReadAll({s.Write("objects.yaml", yaml)}, &error);
+  ASSERT_FALSE(error.has_value()) << error->message;
+  ASSERT_EQ(from_list.size(), 40000u);
+  ASSERT_EQ(from_stream.size(), 40000u);
+  ASSERT_EQ(from_yaml.size(), 40000u);
+  for (size_t i = 0; i < from_yaml.size(); i += 997) {
+    EXPECT_EQ(json::ToCompactString(from_list[i].value), json::ToCompactString(from_yaml[i].value));
+    EXPECT_EQ(json::ToCompactString(from_stream[i].value),
+              json::ToCompactString(from_yaml[i].value));
+    EXPECT_EQ(from_stream[i].position.line, static_cast<int>(i) + 1);
+  }
+  // A syntax error past the dropped pages is reported at its line.
+  std::string broken = stream;
+  broken.insert(broken.rfind("\"parallelism\":") + 14, "@");
+  ReadAll({s.Write("broken.json", broken)}, &error);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->position.line, 40000);
+}
+
 Value Obj(const std::string& yaml_text) { return *yaml::Parse(yaml_text); }
 
 InputObject In(const std::string& yaml_text) {

@@ -93,6 +93,13 @@ TEST(JsonSharedReadTest, StreamSharesAcrossDocuments) {
   ASSERT_TRUE(reader.Next(&second, &e));
   EXPECT_FALSE(reader.failed());
   EXPECT_TRUE(ValueBuilder::SameRepresentation(first, second));
+  // After ForgetShared, a later document no longer shares with the earlier ones.
+  StreamReader forgetting(text, {.share_repeated = true});
+  ASSERT_TRUE(forgetting.Next(&first, &e));
+  forgetting.ForgetShared();
+  ASSERT_TRUE(forgetting.Next(&second, &e));
+  EXPECT_EQ(Compare(first, second), 0);
+  EXPECT_FALSE(ValueBuilder::SameRepresentation(first, second));
 }
 
 // Parses `text` while zeroing every released byte of a private copy, as a caller that gives
