@@ -1,4 +1,5 @@
-// Micro-benchmarks (Google Benchmark): JSON reading and writing of a workload object, and
+// Micro-benchmarks (Google Benchmark): JSON reading and writing of a workload object (and of a
+// list of them, with and without sharing repeated subtrees), and
 // compiled evaluation of a few catalog expressions on it. The object is the JobSet in
 // examples/jobset-training.yaml.
 #include <benchmark/benchmark.h>
@@ -43,6 +44,34 @@ void BM_JsonParse(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
 BENCHMARK(BM_JsonParse);
+
+// A list of 200 copies of the workload that differ only in their names: the shape of a
+// `kubectl get -o json` list, read plainly and with ReadOptions::share_repeated.
+const std::string& WorkloadListJson() {
+  static const std::string text = [] {
+    wmap::Value items = wmap::Value::EmptyArray();
+    for (int i = 0; i < 200; ++i) {
+      wmap::Value copy = Workload();
+      copy.find_mutable("metadata")->set("name", wmap::Value::String("job-" + std::to_string(i)));
+      items.push_back(std::move(copy));
+    }
+    return wmap::json::ToCompactString(
+        wmap::Value::Object({{"kind", wmap::Value::String("List")}, {"items", items}}));
+  }();
+  return text;
+}
+
+void BM_JsonParseList(benchmark::State& state) {
+  const std::string& text = WorkloadListJson();
+  wmap::json::ReadOptions options;
+  options.share_repeated = state.range(0) != 0;
+  for (auto _ : state) {
+    auto v = wmap::json::Parse(text, options);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_JsonParseList)->ArgName("shared")->Arg(0)->Arg(1);
 
 void BM_JsonWriteCompact(benchmark::State& state) {
   const wmap::Value& v = Workload();

@@ -152,6 +152,7 @@ def cmd_failures(a):
              '`tests/conformance/baseline.json`.', '']
     summary = []
     body = []
+    by_reason = {}  # reason -> {corpus: count}
     for corpus, (mode, suites) in CORPORA.items():
         for s in suites:
             path = os.path.join(a.shared, 'conformance', 'jq', s)
@@ -162,9 +163,19 @@ def cmd_failures(a):
             body += ['', f'## {corpus}: `{s}` ({len(fails)} failing)', '',
                      '| case | reason | observed |', '|---|---|---|']
             for name, _args, detail in fails:
-                body.append(f'| `{md_escape(name)}` | {reason_for(reasons, corpus, name)} | '
-                            f'{md_escape(detail)} |')
-    lines += ['| corpus | suite | failing cases |', '|---|---|---:|'] + summary + body
+                reason = reason_for(reasons, corpus, name)
+                counts = by_reason.setdefault(reason, {})
+                counts[corpus] = counts.get(corpus, 0) + 1
+                body.append(f'| `{md_escape(name)}` | {reason} | {md_escape(detail)} |')
+    corpora = list(CORPORA)
+    reasons_table = ['', '## Failures by reason', '',
+                     '| reason | ' + ' | '.join(corpora) + ' |',
+                     '|---|' + '---:|' * len(corpora)]
+    for reason, counts in sorted(by_reason.items(), key=lambda kv: -sum(kv[1].values())):
+        reasons_table.append(f'| {reason} | ' +
+                             ' | '.join(str(counts.get(c, 0)) for c in corpora) + ' |')
+    lines += (['| corpus | suite | failing cases |', '|---|---|---:|'] + summary + reasons_table +
+              body)
     text = '\n'.join(lines) + '\n'
     if a.out:
         with open(a.out, 'w') as f:
