@@ -5,7 +5,8 @@
 #
 # Turns the NDJSON corpus into one JSON array (one line, as `jq -c -s .` prints it), then runs
 # each tool, one after another, with /usr/bin/time -v on three jobs:
-#   `length` on the array, `-c .` on the array (the whole document printed back), and
+#   `length` on the array, `-c .` on the array (the whole document printed back), `--stream .`
+#   on the array (every streaming event), and
 #   `-s length` on the NDJSON corpus (slurping every object into one array); then `length` on
 #   a generated array of 300,000 small objects in which every leaf differs (nothing to share).
 # Appends a Markdown table (wall s, peak RSS MB, RSS / input) to REPORT (default: stdout) and
@@ -49,6 +50,7 @@ corpus_mb=$(python3 -c "import os,sys; print(round(os.path.getsize(sys.argv[1])/
 } >> "$report"
 
 jobs=("length|-c length|$big|$big_mb" ". (print it back)|-c .|$big|$big_mb"
+  "--stream (every event)|-c --stream .|$big|$big_mb"
   "-s length (slurp NDJSON)|-c -s length|$corpus|$corpus_mb"
   "length, all leaves distinct ($unique_mb MB)|-c length|$unique|$unique_mb")
 for job in "${jobs[@]}"; do

@@ -19,35 +19,6 @@ namespace {
 // Unconsumed text from which a JSON value counts as a large document (see NextJson).
 constexpr size_t kLargeText = size_t{4} << 20;
 
-void StreamEvents(const Value& v, Value* path, std::deque<Value>* out) {
-  bool container = v.is_array() || v.is_object();
-  if (!container || v.size() == 0) {
-    out->push_back(Value::Array({*path, v}));
-    return;
-  }
-  if (v.is_array()) {
-    auto items = v.items();
-    for (size_t i = 0; i < items.size(); ++i) {
-      path->push_back(Value::Int(static_cast<int64_t>(i)));
-      StreamEvents(items[i], path, out);
-      path->mutable_items().pop_back();
-    }
-    Value last = *path;
-    last.push_back(Value::Int(static_cast<int64_t>(items.size() - 1)));
-    out->push_back(Value::Array({last}));
-  } else {
-    auto members = v.members();
-    for (const Member& m : members) {
-      path->push_back(m.key);
-      StreamEvents(m.value, path, out);
-      path->mutable_items().pop_back();
-    }
-    Value last = *path;
-    last.push_back(members.back().key);
-    out->push_back(Value::Array({last}));
-  }
-}
-
 // The message and line the gojq command shows for a YAML error: the reader's message without
 // its "yaml: line L, column C: " prefix and "(while ...)" context; the line is the context's
 // line and column for scanner errors ("while scanning ..."), as go-yaml reports them, else the
@@ -98,6 +69,7 @@ bool InputSource::OpenNext(std::string* error, bool* failed) {
   *failed = false;
   CloseFd();
   pending_.clear();
+  events_.Clear();
   whole_reader_.reset();  // it reads text_
   text_.Clear();
   pos_ = 0;
@@ -391,13 +363,12 @@ InputSource::Status InputSource::FromCurrent(Value* out, std::string* error) {
     case InputFormat::kJson:
       return NextJson(out, error);
     case InputFormat::kStream: {
+      if (events_.Next(out)) return Status::kValue;
       Value v;
       Status s = NextJson(&v, error);
       if (s != Status::kValue) return s;
-      Value path = Value::EmptyArray();
-      StreamEvents(v, &path, &pending_);
-      *out = std::move(pending_.front());
-      pending_.pop_front();
+      events_.Reset(std::move(v));
+      events_.Next(out);  // every value has at least one event
       return Status::kValue;
     }
   }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/stream_events.h"
 #include "cli/text_buffer.h"
 #include "wmap/json.h"
 #include "wmap/value.h"
@@ -56,7 +57,6 @@ class InputSource {
   bool OpenNext(std::string* error, bool* failed);
   // Produces from the open file; kEnd when it is exhausted.
   Status FromCurrent(Value* out, std::string* error);
-  void PushStreamEvents(const Value& v);
 
   InputFormat format_;
   bool slurp_;
@@ -100,7 +100,8 @@ class InputSource {
   bool json_failed_ = false;   // a JSON syntax error ends the current source
   bool value_cut_ = false;     // the last parse attempt ran off the end of the text read so far
   ValueScan scan_;             // progress of the structural scan while value_cut_
-  std::deque<Value> pending_;  // YAML documents or stream events not yet returned
+  std::deque<Value> pending_;  // YAML documents not yet returned
+  StreamEventCursor events_;   // --stream: the events of the current value
   std::optional<json::StreamReader> whole_reader_;  // reads text_ when it is read whole
 };
 

@@ -174,6 +174,18 @@ TEST(JqCommandTest, LargeDocumentFromFileAndPipe) {
   }
 }
 
+TEST(JqCommandTest, LargeDocumentStreamEvents) {
+  std::string text = LargeDocument();
+  Outcome o = RunWmap({"jq", "-c", "--stream", "select(length == 2) | .[0] | length"}, text);
+  ASSERT_EQ(o.code, 0) << o.err;
+  // Per item: name, image, pad and the GPU limit are leaves, at depths 2, 3, 3 and 5.
+  std::string want;
+  for (int i = 0; i < 60000; ++i) want += "2\n3\n3\n5\n";
+  EXPECT_TRUE(o.out == want) << o.out.substr(0, 200);
+  Outcome closing = RunWmap({"jq", "-c", "--stream", "select(length == 1)"}, "[{\"a\":[1]}]");
+  EXPECT_EQ(closing.out, "[[0,\"a\",0]]\n[[0,\"a\"]]\n[[0]]\n");
+}
+
 TEST(JqCommandTest, LargeDocumentErrorPointsIntoGivenBackText) {
   std::string text = LargeDocument();
   // Break the last object, far past the text given back while parsing.
