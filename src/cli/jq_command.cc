@@ -368,6 +368,11 @@ class JqRun {
     jq::RunContext context;
     context.env = env_.ToValue();
     context.budget.max_depth = kMaxRecursionDepth;
+    context.budget.max_steps = flags_.max_steps;
+    context.budget.max_memory_bytes = static_cast<size_t>(flags_.max_memory);
+    context.budget.max_outputs = static_cast<size_t>(flags_.max_outputs);
+    if (flags_.timeout)
+      context.budget.deadline = std::chrono::steady_clock::now() + *flags_.timeout;
     context.next_input = [&](Value* out, jq::RunError* error) {
       std::string message;
       switch (inputs.Next(out, &message)) {
@@ -439,6 +444,11 @@ class JqRun {
       }
       PrintError(RuntimeMessage(*error));
       failed = true;
+      // Past the --timeout deadline, later inputs would only fail too: the command ends.
+      if (error->kind == jq::ErrorKind::kBudget && context.budget.deadline &&
+          std::chrono::steady_clock::now() >= *context.budget.deadline) {
+        return kExitRuntime;
+      }
       return std::nullopt;
     };
 

@@ -1,5 +1,7 @@
 #include "cli/jq_flags.h"
 
+#include "cli/limit_values.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -8,7 +10,7 @@
 namespace wmap::cli {
 namespace {
 
-enum class Kind { kBool, kInt, kList, kMap, kPositional };
+enum class Kind { kBool, kInt, kList, kMap, kPositional, kLimit };
 
 struct FlagSpec {
   char short_name;  // 0 when none
@@ -43,6 +45,10 @@ constexpr FlagSpec kFlags[] = {
     {0, "args", Kind::kPositional, "consume remaining arguments as positional string values"},
     {0, "jsonargs", Kind::kPositional, "consume remaining arguments as positional JSON values"},
     {'e', "exit-status", Kind::kBool, "exit 1 when the last value is false or null"},
+    {0, "timeout", Kind::kLimit, "stop evaluating after this long (30s, 500ms, 2m)"},
+    {0, "max-memory", Kind::kLimit, "bytes a program may build per input (512Mi, 2G)"},
+    {0, "max-steps", Kind::kLimit, "evaluation steps per input"},
+    {0, "max-outputs", Kind::kLimit, "results per input"},
     {'v', "version", Kind::kBool, "display version information"},
     {'h', "help", Kind::kBool, "display this help information"},
 };
@@ -218,6 +224,11 @@ class Parser {
       case Kind::kPositional:
         positional_mode_ = f.long_name == "jsonargs" ? 2 : 1;
         return true;
+      case Kind::kLimit: {
+        std::string text;
+        if (!TakeValue(flag_name, inline_value, &text)) return false;
+        return SetLimit(f.long_name, flag_name, text);
+      }
     }
     return true;
   }
@@ -238,6 +249,31 @@ class Parser {
                   "\": value out of range");
     }
     *value = static_cast<int>(v);
+    return true;
+  }
+
+  bool SetLimit(std::string_view name, const std::string& flag_name, const std::string& text) {
+    if (name == "timeout") {
+      flags_.timeout = ParseLimitDuration(text);
+      if (flags_.timeout) return true;
+      return Fail("invalid argument for flag `" + flag_name + "': \"" + text +
+                  "\" (a number and a unit: ns, us, ms, s, m or h, as in 30s)");
+    }
+    if (name == "max-memory") {
+      std::optional<uint64_t> bytes = ParseLimitBytes(text);
+      if (bytes) {
+        flags_.max_memory = *bytes;
+        return true;
+      }
+      return Fail("invalid argument for flag `" + flag_name + "': \"" + text +
+                  "\" (a positive number of bytes, optionally with Ki, Mi, Gi, k, M or G)");
+    }
+    std::optional<uint64_t> count = ParseLimitCount(text);
+    if (!count) {
+      return Fail("invalid argument for flag `" + flag_name + "': \"" + text +
+                  "\" (a positive integer)");
+    }
+    (name == "max-steps" ? flags_.max_steps : flags_.max_outputs) = *count;
     return true;
   }
 
@@ -294,6 +330,7 @@ std::string JqFlagsHelp() {
     line += f.long_name;
     if (f.kind == Kind::kInt) line += " N";
     if (f.kind == Kind::kList) line += " DIR";
+    if (f.kind == Kind::kLimit) line += f.long_name == "timeout" ? " TIME" : " N";
     if (f.kind == Kind::kMap) {
       line += f.long_name.ends_with("file") ? " NAME FILE" : " NAME VALUE";
     }

@@ -9,6 +9,8 @@
 #ifndef WMAP_CLI_JQ_FLAGS_H_
 #define WMAP_CLI_JQ_FLAGS_H_
 
+#include <chrono>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -49,6 +51,11 @@ struct JqFlags {
   bool exit_status = false;
   bool version = false;
   bool help = false;
+  // Limits (extensions: gojq has none); unset or 0 means no limit.
+  std::optional<std::chrono::nanoseconds> timeout;  // --timeout: evaluation of the whole command
+  uint64_t max_steps = 0;                           // --max-steps: per input value
+  uint64_t max_memory = 0;                          // --max-memory: bytes built per input value
+  uint64_t max_outputs = 0;                         // --max-outputs: per input value
   std::vector<std::string> library_paths;
   std::vector<NamedArgument> named;
   std::vector<PositionalArgument> positional;

@@ -174,6 +174,29 @@ TEST(JqCommandTest, LargeDocumentFromFileAndPipe) {
   }
 }
 
+TEST(JqCommandTest, LimitFlagsEndRunawayPrograms) {
+  Outcome steps = RunWmap({"jq", "--max-steps", "1000", "-n", "[range(1e9)] | length"});
+  EXPECT_EQ(steps.code, 5);
+  EXPECT_EQ(steps.err, "wmap: step limit exceeded\n");
+  Outcome memory = RunWmap({"jq", "--max-memory", "1Mi", "-n", "[range(1e9)]"});
+  EXPECT_EQ(memory.code, 5);
+  EXPECT_EQ(memory.err, "wmap: memory limit exceeded\n");
+  // Per input: the input that exceeds the limit fails, the others run.
+  Outcome outputs = RunWmap({"jq", "-c", "--max-outputs", "2", ".[]"}, "[1,2] [3,4,5] [6]");
+  EXPECT_EQ(outputs.code, 5);
+  EXPECT_EQ(outputs.out, "1\n2\n3\n4\n6\n");
+  EXPECT_EQ(outputs.err, "wmap: too many results\n");
+  // The deadline is for the whole command: once past, the command ends.
+  Outcome timeout =
+      RunWmap({"jq", "--timeout", "200ms", "if . == 2 then last(range(1e18)) else . end"}, "1 2 3");
+  EXPECT_EQ(timeout.code, 5);
+  EXPECT_EQ(timeout.out, "1\n");
+  EXPECT_EQ(timeout.err, "wmap: deadline exceeded\n");
+  Outcome bad = RunWmap({"jq", "--timeout", "soon", "."});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--timeout"), std::string::npos);
+}
+
 TEST(JqCommandTest, LargeDocumentStreamEvents) {
   std::string text = LargeDocument();
   Outcome o = RunWmap({"jq", "-c", "--stream", "select(length == 2) | .[0] | length"}, text);

@@ -97,5 +97,23 @@ TEST(JqFlagsTest, DoubleDash) {
   EXPECT_EQ(f.positional[0].text, "--");
 }
 
+TEST(JqFlagsTest, LimitFlags) {
+  JqFlags f = Parse({"--timeout", "1.5s", "--max-memory=512Mi", "--max-steps", "1000",
+                     "--max-outputs", "7", "."});
+  ASSERT_TRUE(f.timeout.has_value());
+  EXPECT_EQ(f.timeout->count(), 1500000000);
+  EXPECT_EQ(f.max_memory, uint64_t{512} << 20);
+  EXPECT_EQ(f.max_steps, 1000u);
+  EXPECT_EQ(f.max_outputs, 7u);
+  EXPECT_EQ(f.rest, std::vector<std::string>{"."});
+  JqFlags none = Parse({"."});
+  EXPECT_FALSE(none.timeout.has_value());
+  EXPECT_EQ(none.max_memory, 0u);
+  EXPECT_NE(ParseError({"--timeout", "5", "."}).find("a number and a unit"), std::string::npos);
+  EXPECT_NE(ParseError({"--max-memory", "1Zi", "."}).find("`--max-memory'"), std::string::npos);
+  EXPECT_NE(ParseError({"--max-steps", "-3", "."}).find("a positive integer"), std::string::npos);
+  EXPECT_NE(ParseError({"--max-outputs"}).find("expected argument"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace wmap::cli
