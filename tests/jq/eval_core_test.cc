@@ -149,6 +149,56 @@ TEST(EvalCoreTest, ReduceForeachLabel) {
   });
 }
 
+// until/while run as loops; they must give what jq's recursive definitions give, outputs,
+// order and errors alike, including for steps and conditions with several outputs.
+TEST(EvalCoreTest, UntilAndWhileAsTheRecursiveDefinitions) {
+  const std::string defs =
+      "def ru(c; n): def _u: if c then . else n | _u end; _u; "
+      "def rw(c; u): def _w: if c then ., (u | _w) else empty end; _w; ";
+  const std::vector<std::pair<std::string, std::string>> loops = {
+      {"until(. > 100; . * 2)", "ru(. > 100; . * 2)"},
+      {"until(. > 50; . * 2, . * 3)", "ru(. > 50; . * 2, . * 3)"},
+      {"until(. > 20, . > 40; . * 2)", "ru(. > 20, . > 40; . * 2)"},
+      {"until(. > 10; empty)", "ru(. > 10; empty)"},
+      {"until(. > 30; . * 2, error(\"e\"))", "ru(. > 30; . * 2, error(\"e\"))"},
+      {"until(if . > 30 then error(\"c\") else false end; . * 2, . + 1)",
+       "ru(if . > 30 then error(\"c\") else false end; . * 2, . + 1)"},
+      {"while(. < 100; . * 2, . * 3)", "rw(. < 100; . * 2, . * 3)"},
+      {"while(. < 40, . < 20; . + 7)", "rw(. < 40, . < 20; . + 7)"},
+      {"while(. < 30; . * 2, error(\"w\"))", "rw(. < 30; . * 2, error(\"w\"))"},
+      {"label $out | while(true; if . > 40 then break $out else . * 2 end)",
+       "label $out | rw(true; if . > 40 then break $out else . * 2 end)"},
+      {"first(until(. > 1000; . + 1))", "first(ru(. > 1000; . + 1))"},
+      {"limit(7; while(true; . + 1, . + 2))", "limit(7; rw(true; . + 1, . + 2))"},
+  };
+  for (const auto& [native, recursive] : loops) {
+    for (const char* input : {"1", "3"}) {
+      std::string want = Eval(defs + "[" + recursive + "]", input);
+      EXPECT_EQ(Eval(defs + "[" + native + "]", input), want) << native << " on " << input;
+      // The first failure stops the collection; the outputs before it, with try.
+      std::string partial = Eval(defs + "[" + recursive + " | tostring] | join(\",\")", input);
+      EXPECT_EQ(Eval(defs + "[" + native + " | tostring] | join(\",\")", input), partial)
+          << native << " on " << input;
+    }
+  }
+  // Paths, as a path expression.
+  EXPECT_EQ(Eval("[path(until(.a == null; .a))]", R"({"a":{"a":{"a":null}}})"), R"([["a","a"]])");
+  EXPECT_EQ(Eval("[paths(..)] | length", "[[1]]"), "3");
+  EXPECT_EQ(Eval("[path(while(.a != null; .a))]", R"({"a":{"a":{"b":1}}})"), R"([[],["a"]])");
+  EXPECT_EQ(Eval("(until(.a == null; .a)) |= 5", R"({"a":{"a":{"a":null}}})"), R"({"a":{"a":5}})");
+}
+
+TEST(EvalCoreTest, UntilAndWhileRunMillionsOfIterations) {
+  // Far more iterations than the recursion budget (10,000 by default) allows nested calls.
+  EXPECT_EQ(Eval("0 | until(. >= 1000000; . + 1)"), "1000000");
+  EXPECT_EQ(Eval("[1000000 | while(. > 0; . - 1)] | length"), "1000000");
+  EXPECT_EQ(
+      Eval("def ru(c; n): def _u: if c then . else n | _u end; _u; 0 | ru(. >= 1000000; . + 1)"),
+      "budget: recursion depth limit exceeded");
+  // A step with two outputs branches: each branch but the last is a nested call.
+  EXPECT_EQ(Eval("[0 | until(. >= 20000; . + 1, empty)] | length"), "1");
+}
+
 TEST(EvalCoreTest, Functions) {
   RunCases({
       {"def f: def g: 3; g * 2; f", "null", "6"},

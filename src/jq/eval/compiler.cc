@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "jq/eval/builtin_ops.h"
+#include "jq/eval/loop_ops.h"
 #include "jq/eval/modules.h"
 #include "jq/eval/ops.h"
 #include "jq/eval/value_ops.h"
@@ -27,6 +28,8 @@ enum class Special {
   kRecurse0,
   kRecurse1,
   kRepeat,
+  kUntil,
+  kWhile,
   kFirst,
   kLimit,
   kSkip,
@@ -71,6 +74,8 @@ const std::unordered_map<std::string, Special>& Specials() {
       {"recurse/0", Special::kRecurse0},
       {"recurse/1", Special::kRecurse1},
       {"repeat/1", Special::kRepeat},
+      {"until/2", Special::kUntil},
+      {"while/2", Special::kWhile},
       {"first/1", Special::kFirst},
       {"limit/2", Special::kLimit},
       {"skip/2", Special::kSkip},
@@ -844,6 +849,10 @@ OpPtr Compiler::CompileSpecial(Special s, const ast::Node& n) {
       return std::make_unique<RecurseOp>(arg(0));
     case Special::kRepeat:
       return std::make_unique<RepeatOp>(arg(0));
+    case Special::kUntil:
+      return std::make_unique<LoopOp>(LoopOp::Kind::kUntil, arg(0), arg(1));
+    case Special::kWhile:
+      return std::make_unique<LoopOp>(LoopOp::Kind::kWhile, arg(0), arg(1));
     case Special::kFirst:
       return std::make_unique<LimitOp>(LimitOp::Kind::kFirst, nullptr, arg(0));
     case Special::kLimit:

@@ -1,7 +1,7 @@
 // The core builtins written in jq. The compiler implements the control builtins itself (empty,
-// error, not, path, getpath, setpath, delpaths, select, recurse, repeat, first, limit, skip,
-// isempty, any, all, range, input(s), debug, stderr, halt(_error), env, builtins, map); these
-// definitions build on them. Compiled once per process, before LibraryPrelude().
+// error, not, path, getpath, setpath, delpaths, select, recurse, repeat, until, while, first,
+// limit, skip, isempty, any, all, range, input(s), debug, stderr, halt(_error), env, builtins,
+// map); these definitions build on them. Compiled once per process, before LibraryPrelude().
 #include "jq/native.h"
 
 namespace wmap::jq {
@@ -18,8 +18,6 @@ def objects: select(type == "object");
 def iterables: select(type | . == "array" or . == "object");
 def scalars: select(type | . != "array" and . != "object");
 def recurse(f; cond): def r: ., (f | select(cond) | r); r;
-def while(cond; update): def _while: if cond then ., (update | _while) else empty end; _while;
-def until(cond; next): def _until: if cond then . else next | _until end; _until;
 def first: .[0];
 def last: .[-1];
 def last(f): reduce f as $x (null; $x);
