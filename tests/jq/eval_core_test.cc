@@ -149,12 +149,13 @@ TEST(EvalCoreTest, ReduceForeachLabel) {
   });
 }
 
-// until/while run as loops; they must give what jq's recursive definitions give, outputs,
+// until/while/recurse run as loops; they must give what jq's recursive definitions give, outputs,
 // order and errors alike, including for steps and conditions with several outputs.
-TEST(EvalCoreTest, UntilAndWhileAsTheRecursiveDefinitions) {
+TEST(EvalCoreTest, LoopsAsTheRecursiveDefinitions) {
   const std::string defs =
       "def ru(c; n): def _u: if c then . else n | _u end; _u; "
-      "def rw(c; u): def _w: if c then ., (u | _w) else empty end; _w; ";
+      "def rw(c; u): def _w: if c then ., (u | _w) else empty end; _w; "
+      "def rr(f): def r: ., (f | r); r; ";
   const std::vector<std::pair<std::string, std::string>> loops = {
       {"until(. > 100; . * 2)", "ru(. > 100; . * 2)"},
       {"until(. > 50; . * 2, . * 3)", "ru(. > 50; . * 2, . * 3)"},
@@ -170,6 +171,13 @@ TEST(EvalCoreTest, UntilAndWhileAsTheRecursiveDefinitions) {
        "label $out | rw(true; if . > 40 then break $out else . * 2 end)"},
       {"first(until(. > 1000; . + 1))", "first(ru(. > 1000; . + 1))"},
       {"limit(7; while(true; . + 1, . + 2))", "limit(7; rw(true; . + 1, . + 2))"},
+      {"recurse(if . < 50 then . * 2, . * 3 else empty end)",
+       "rr(if . < 50 then . * 2, . * 3 else empty end)"},
+      {"recurse(if . < 30 then . * 2, error(\"r\") else empty end)",
+       "rr(if . < 30 then . * 2, error(\"r\") else empty end)"},
+      {"recurse(. + 1; . < 9)", "rr(. + 1 | select(. < 9))"},
+      {"label $l | recurse(if . > 20 then break $l else . + 5, . + 7 end)",
+       "label $l | rr(if . > 20 then break $l else . + 5, . + 7 end)"},
   };
   for (const auto& [native, recursive] : loops) {
     for (const char* input : {"1", "3"}) {
@@ -188,10 +196,12 @@ TEST(EvalCoreTest, UntilAndWhileAsTheRecursiveDefinitions) {
   EXPECT_EQ(Eval("(until(.a == null; .a)) |= 5", R"({"a":{"a":{"a":null}}})"), R"({"a":{"a":5}})");
 }
 
-TEST(EvalCoreTest, UntilAndWhileRunMillionsOfIterations) {
+TEST(EvalCoreTest, LoopsRunMillionsOfIterations) {
   // Far more iterations than the recursion budget (10,000 by default) allows nested calls.
   EXPECT_EQ(Eval("0 | until(. >= 1000000; . + 1)"), "1000000");
   EXPECT_EQ(Eval("[1000000 | while(. > 0; . - 1)] | length"), "1000000");
+  EXPECT_EQ(Eval("[0 | recurse(if . < 1000000 then . + 1 else empty end)] | length"), "1000001");
+  EXPECT_EQ(Eval("[0 | recurse(. + 1; . < 1000000)] | length"), "1000000");
   EXPECT_EQ(
       Eval("def ru(c; n): def _u: if c then . else n | _u end; _u; 0 | ru(. >= 1000000; . + 1)"),
       "budget: recursion depth limit exceeded");

@@ -95,7 +95,7 @@ Status GetpathOp::Paths(Runtime& rt, Frame* f, const Value& in, const Value* pat
   });
 }
 
-// ---- select / recurse / repeat ----
+// ---- select / repeat ----
 
 Status SelectOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
   return cond_->Run(rt, f, in, [&](const Value& c) -> Status {
@@ -110,50 +110,6 @@ Status SelectOp::Paths(Runtime& rt, Frame* f, const Value& in, const Value* path
     if (c.truthy()) return out(path, in);
     return Status::kOk;
   });
-}
-
-namespace {
-
-struct RecurseValues {
-  Runtime& rt;
-  Frame* f;
-  const Op* step;
-  Sink out;
-  Status Go(const Value& v) {
-    Status s = out(v);
-    if (s != Status::kOk) return s;
-    CallScope scope(rt);
-    if (scope.status() != Status::kOk) return scope.status();
-    return step->Run(rt, f, v, [&](const Value& next) { return Go(next); });
-  }
-};
-
-struct RecursePaths {
-  Runtime& rt;
-  Frame* f;
-  const Op* step;
-  PathSink out;
-  Status Go(const Value* path, const Value& v) {
-    Status s = out(path, v);
-    if (s != Status::kOk) return s;
-    CallScope scope(rt);
-    if (scope.status() != Status::kOk) return scope.status();
-    return step->Paths(rt, f, v, path,
-                       [&](const Value* p, const Value& next) { return Go(p, next); });
-  }
-};
-
-}  // namespace
-
-Status RecurseOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
-  RecurseValues r{rt, f, step_.get(), out};
-  return r.Go(in);
-}
-
-Status RecurseOp::Paths(Runtime& rt, Frame* f, const Value& in, const Value* path,
-                        PathSink out) const {
-  RecursePaths r{rt, f, step_.get(), out};
-  return r.Go(path, in);
 }
 
 Status RepeatOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {

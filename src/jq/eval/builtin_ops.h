@@ -109,19 +109,6 @@ class SelectOp final : public Op {
   OpPtr cond_;
 };
 
-// recurse(f): the input, then recursively f applied to each output.
-class RecurseOp final : public Op {
- public:
-  explicit RecurseOp(OpPtr step) : step_(std::move(step)) {}
-  Status Run(Runtime& rt, Frame* f, const Value& in, Sink out) const override;
-  Status Paths(Runtime& rt, Frame* f, const Value& in, const Value* path,
-               PathSink out) const override;
-  bool IsPath(PathQuery& q) const override { return step_->IsPath(q); }
-
- private:
-  OpPtr step_;
-};
-
 // repeat(f): f, f, f... on the same input, forever (gojq).
 class RepeatOp final : public Op {
  public:

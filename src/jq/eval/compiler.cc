@@ -846,7 +846,7 @@ OpPtr Compiler::CompileSpecial(Special s, const ast::Node& n) {
       return std::make_unique<RecurseAllOp>();
     case Special::kRecurse1:
       Construct("recurse");
-      return std::make_unique<RecurseOp>(arg(0));
+      return std::make_unique<LoopOp>(LoopOp::Kind::kRecurse, nullptr, arg(0));
     case Special::kRepeat:
       return std::make_unique<RepeatOp>(arg(0));
     case Special::kUntil:

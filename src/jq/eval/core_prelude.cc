@@ -17,7 +17,7 @@ def arrays: select(type == "array");
 def objects: select(type == "object");
 def iterables: select(type | . == "array" or . == "object");
 def scalars: select(type | . != "array" and . != "object");
-def recurse(f; cond): def r: ., (f | select(cond) | r); r;
+def recurse(f; cond): recurse(f | select(cond));
 def first: .[0];
 def last: .[-1];
 def last(f): reduce f as $x (null; $x);

@@ -48,18 +48,23 @@ class Loop {
         tail = std::move(next);
         return Status::kOk;
       };
-      s = cond_->Run(rt_, f_, item.value, [&](const Value& c) -> Status {
-        Status ts = take_tail();
-        if (ts != Status::kOk) return ts;
-        if (kind_ == LoopOp::Kind::kUntil) {
-          if (c.truthy()) return Emit(item);
+      if (kind_ == LoopOp::Kind::kRecurse) {
+        s = Emit(item);
+        if (s == Status::kOk) s = RunStep(item, on_next);
+      } else {
+        s = cond_->Run(rt_, f_, item.value, [&](const Value& c) -> Status {
+          Status ts = take_tail();
+          if (ts != Status::kOk) return ts;
+          if (kind_ == LoopOp::Kind::kUntil) {
+            if (c.truthy()) return Emit(item);
+            return RunStep(item, on_next);
+          }
+          if (!c.truthy()) return Status::kOk;
+          Status es = Emit(item);
+          if (es != Status::kOk) return es;
           return RunStep(item, on_next);
-        }
-        if (!c.truthy()) return Status::kOk;
-        Status es = Emit(item);
-        if (es != Status::kOk) return es;
-        return RunStep(item, on_next);
-      });
+        });
+      }
       if (s != Status::kOk) {
         // The step (or condition) failed after yielding `tail`: as in the recursive form, that
         // output's results come before the failure.
