@@ -89,6 +89,9 @@ struct ReadOptions {
   size_t max_depth = 10000;              // deeper nesting is an error, never a stack overflow
   size_t max_alias_expansion = 1 << 20;  // per document: total nodes reached through aliases
   bool record_positions = false;         // fill Document::positions
+  // Keep one node for equal sequences, mappings and long strings met again in the stream
+  // (json::ReadOptions::share_repeated has the details).
+  bool share_repeated = false;
 };
 
 struct Document {
@@ -111,6 +114,9 @@ class StreamReader {
   // Returns false at the end of the stream; on an error returns true, sets *error, and every
   // later call returns false.
   bool Next(Document* out, Error* error);
+  // With share_repeated: forgets the values seen so far, so that later documents share only
+  // among themselves (for a caller that drops each document once processed).
+  void ForgetShared();
 
  private:
   class Impl;

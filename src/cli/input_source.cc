@@ -122,7 +122,9 @@ bool InputSource::OpenNext(std::string* error, bool* failed) {
   }
   open_ = true;
   if (format_ == InputFormat::kYaml) {
-    auto docs = yaml::ParseStream(text_.view(), {.schema = yaml::Schema::kGojq});
+    // All documents are kept until taken: a large stream shares its repeated subtrees.
+    auto docs = yaml::ParseStream(text_.view(), {.schema = yaml::Schema::kGojq,
+                                                 .share_repeated = text_.size() >= kLargeText});
     if (!docs.ok()) {
       int line = 0;
       int column = 0;

@@ -323,7 +323,7 @@ class ObjectReader::Impl {
     json_reader_.emplace(t.substr(i), std::move(options));
     json_base_ = i;
     yaml_reader_.reset();
-    if (!json_mode_) yaml_reader_ = std::make_unique<yaml::StreamReader>(t);
+    if (!json_mode_) yaml_reader_ = MakeYamlReader(t);
     open_ = true;
     first_value_ = true;
     return std::nullopt;
@@ -378,7 +378,7 @@ class ObjectReader::Impl {
         if (first_value_ && json_may_fall_back_) {
           // Not JSON after all (a YAML flow document): read it as YAML.
           json_mode_ = false;
-          yaml_reader_ = std::make_unique<yaml::StreamReader>(text_.text());
+          yaml_reader_ = MakeYamlReader(text_.text());
           return std::nullopt;
         }
         err.file = name_;
@@ -403,9 +403,19 @@ class ObjectReader::Impl {
       return std::nullopt;
     }
     if (!err.message.empty()) return ParseError(err, "YAML");
+    // Documents are dropped once their rows are made: share only within one document.
+    yaml_reader_->ForgetShared();
     yaml_offset_ = doc.start.offset;
     Push(std::move(doc.value), doc.start, -1);
     return std::nullopt;
+  }
+
+  // A large YAML file shares the repeated subtrees of each document (a `kubectl get -o yaml`
+  // list of many workloads).
+  static std::unique_ptr<yaml::StreamReader> MakeYamlReader(std::string_view text) {
+    yaml::ReadOptions options;
+    options.share_repeated = text.size() >= kLargeFile;
+    return std::make_unique<yaml::StreamReader>(text, options);
   }
 
   void Push(Value v, Position start, int index) {

@@ -48,6 +48,39 @@ class ShareTable {
     return h ^ (h >> 29);
   }
 
+  // HashSequence of the 2n keys and values of n members (the same hash as their alternating
+  // sequence).
+  static uint64_t HashMembers(const Member* members, size_t n) {
+    constexpr uint64_t kMul = 0x9E3779B97F4A7C15ULL;
+    uint64_t h = (n * 4 + 1) * kMul;
+    auto mix = [&](const Value& v) {
+      uint64_t w0, w1;
+      ValueBuilder::Words(v, &w0, &w1);
+      h = (h ^ w0) * kMul;
+      h = (h ^ (w1 + (h >> 31))) * kMul;
+    };
+    for (size_t i = 0; i < n; ++i) {
+      mix(members[i].key);
+      mix(members[i].value);
+    }
+    return h ^ (h >> 29);
+  }
+
+  // An earlier object with exactly the n members at `members`, or null.
+  const Value* FindObjectMembers(uint64_t hash, const Member* members, size_t n) const {
+    const Value& entry = slots_[hash & (slots_.size() - 1)];
+    if (!entry.is_object()) return nullptr;
+    auto have = ValueBuilder::MembersOf(entry);
+    if (have.size() != n) return nullptr;
+    for (size_t i = 0; i < n; ++i) {
+      if (!ValueBuilder::SameRepresentation(have[i].key, members[i].key) ||
+          !ValueBuilder::SameRepresentation(have[i].value, members[i].value)) {
+        return nullptr;
+      }
+    }
+    return &entry;
+  }
+
   // An earlier array equal to the n items at `items`, or null.
   const Value* FindArray(uint64_t hash, const Value* items, size_t n) const {
     const Value& entry = slots_[hash & (slots_.size() - 1)];

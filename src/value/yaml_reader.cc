@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "value/share_table.h"
 #include "value/value_nodes.h"
 #include "value/yaml_events.h"
 #include "value/yaml_scalar.h"
@@ -135,11 +136,15 @@ class StreamReader::Impl {
  public:
   Impl(std::string_view text, ReadOptions options)
       : options_(options),
+        share_(options.share_repeated ? std::make_unique<wmap::internal::ShareTable>() : nullptr),
         marks_(text, BomLength(text)),
         source_(text.substr(BomLength(text))),
         bom_(BomLength(text)) {}
 
   bool Next(Document* out, Error* error);
+  void ForgetShared() {
+    if (share_ != nullptr) share_ = std::make_unique<wmap::internal::ShareTable>();
+  }
 
  private:
   // Result of handling one event inside a document.
@@ -171,6 +176,7 @@ class StreamReader::Impl {
   void FailFromLibyaml();
 
   ReadOptions options_;
+  std::unique_ptr<wmap::internal::ShareTable> share_;  // with options_.share_repeated
   MarkMapper marks_;
   EventSource source_;
   size_t bom_ = 0;
@@ -326,10 +332,22 @@ StreamReader::Impl::Step StreamReader::Impl::StartContainer(const yaml_event_t& 
 }
 
 Value StreamReader::Impl::FinishSequence(Frame& f) {
+  using wmap::internal::ShareTable;
+  uint64_t hash = 0;
+  if (share_ != nullptr) {
+    size_t n = items_.size() - f.first;
+    hash = ShareTable::HashSequence(items_.data() + f.first, n, false);
+    if (const Value* same = share_->FindArray(hash, items_.data() + f.first, n)) {
+      items_.resize(f.first);
+      return *same;
+    }
+  }
   std::vector<Value> items(std::make_move_iterator(items_.begin() + f.first),
                            std::make_move_iterator(items_.end()));
   items_.resize(f.first);
-  return wmap::internal::ValueBuilder::ArrayFrom(std::move(items));
+  Value array = wmap::internal::ValueBuilder::ArrayFrom(std::move(items));
+  if (share_ != nullptr) share_->Insert(hash, array);
+  return array;
 }
 
 Value StreamReader::Impl::FinishMapping(Frame& f) {
@@ -352,10 +370,22 @@ Value StreamReader::Impl::FinishMapping(Frame& f) {
       for (const Value& item : f.merge_value.items()) merge_one(item);
     }
   }
+  using wmap::internal::ShareTable;
+  uint64_t hash = 0;
+  if (share_ != nullptr) {
+    size_t n = members_.size() - f.first;
+    hash = ShareTable::HashMembers(members_.data() + f.first, n);
+    if (const Value* same = share_->FindObjectMembers(hash, members_.data() + f.first, n)) {
+      members_.resize(f.first);
+      return *same;
+    }
+  }
   wmap::internal::MemberVector members(std::make_move_iterator(members_.begin() + f.first),
                                        std::make_move_iterator(members_.end()));
   members_.resize(f.first);
-  return wmap::internal::ValueBuilder::ObjectFromMembers(std::move(members));
+  Value object = wmap::internal::ValueBuilder::ObjectFromMembers(std::move(members));
+  if (share_ != nullptr) share_->Insert(hash, object);
+  return object;
 }
 
 StreamReader::Impl::Step StreamReader::Impl::EndContainer() {
@@ -593,6 +623,15 @@ bool StreamReader::Impl::ApplyMergeKubernetes(const Value& v, const yaml_mark_t&
 StreamReader::Impl::Step StreamReader::Impl::Deliver(Value v, size_t nodes,
                                                      const yaml_mark_t& start,
                                                      const ScalarNode* scalar, bool is_merge_key) {
+  if (share_ != nullptr && scalar != nullptr && v.is_string() &&
+      v.as_string().size() > wmap::internal::ValueBuilder::kInlineCapacity) {
+    uint64_t hash = wmap::internal::HashKey(v.as_string());
+    if (const Value* same = share_->FindString(hash, v.as_string())) {
+      v = *same;
+    } else {
+      share_->Insert(hash, v);
+    }
+  }
   if (frames_.empty()) {
     doc_.value = std::move(v);
     doc_.start = marks_.ToPosition(start);
@@ -678,6 +717,7 @@ StreamReader::StreamReader(std::string_view text, ReadOptions options)
 StreamReader::~StreamReader() = default;
 
 bool StreamReader::Next(Document* out, Error* error) { return impl_->Next(out, error); }
+void StreamReader::ForgetShared() { impl_->ForgetShared(); }
 
 Result<std::vector<Document>> ParseStream(std::string_view text, const ReadOptions& options) {
   StreamReader reader(text, options);
