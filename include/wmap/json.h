@@ -41,7 +41,8 @@ struct ReadOptions {
   // Keep one node for equal arrays, objects and long strings met again while reading (recently
   // seen ones: the reader keeps a bounded table of them). A large document of similar objects
   // (a list of workloads) then takes a fraction of the memory for a little more parse time.
-  // Invisible to users of the values: shared values are immutable and copied when written.
+  // Shared values are immutable and copied when written, so only identity tells them apart:
+  // Value::identical holds for equal subtrees (see docs/jq.md, "Large documents").
   bool share_repeated = false;
   // When set, the reader calls it with an offset into the text before which it will never read
   // the text again, about every release_interval bytes while a long value is parsed, so that
