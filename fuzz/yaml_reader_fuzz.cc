@@ -5,6 +5,7 @@
 //    position inside the input or none at all;
 //  - under the Kubernetes schema every document written in kubectl style (insertion order and
 //    sorted) reads back to an equal Value;
+//  - reading with repeated values shared gives the same documents (or the same error);
 //  - the gojq schema's stream reader terminates, and gojq-style output of each document is
 //    produced (it is not read back: go-yaml v3 writes a few strings, such as a literal block
 //    whose first line starts with a tab, that libyaml rejects).
@@ -59,6 +60,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   } else {
     CheckError(docs.error(), size);
+  }
+
+  wmap::yaml::ReadOptions shared_options = k8s;
+  shared_options.share_repeated = true;
+  wmap::Result<std::vector<wmap::yaml::Document>> shared =
+      wmap::yaml::ParseStream(text, shared_options);
+  Check(shared.ok() == docs.ok());
+  if (docs.ok()) {
+    Check(shared->size() == docs->size());
+    for (size_t i = 0; i < docs->size(); ++i) Check((*shared)[i].value == (*docs)[i].value);
+  } else {
+    Check(shared.error().message == docs.error().message);
+    Check(shared.error().position.offset == docs.error().position.offset);
   }
 
   wmap::yaml::ReadOptions gojq = k8s;
