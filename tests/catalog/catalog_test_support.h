@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "test_files.h"
 
 namespace wmap::test_support {
 
@@ -18,12 +18,7 @@ inline std::filesystem::path CatalogDir() {
   return std::filesystem::path(WMAP_SOURCE_DIR) / "catalog";
 }
 
-inline std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::ReadFile;
 
 // Stems of catalog/*.yaml, sorted.
 inline std::vector<std::string> CatalogStems() {

@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 
+#include "test_files.h"
 #include "wmap/json.h"
 #include "workload_golden.h"
 
@@ -33,12 +33,11 @@ std::string FirstDifference(const std::string& page, const std::string& generate
 TEST(CatalogDocTest, DocsCatalogMatchesTheBuiltInCatalog) {
   workload_golden::Outcome o = workload_golden::Run({"definitions", "-o", "markdown"});
   ASSERT_EQ(o.code, 0) << o.err;
-  std::ifstream f(std::filesystem::path(WMAP_SOURCE_DIR) / "docs" / "catalog.md", std::ios::binary);
-  std::stringstream page;
-  page << f.rdbuf();
-  if (page.str() != o.out) {
+  std::string page =
+      test_files::ReadFile(std::filesystem::path(WMAP_SOURCE_DIR) / "docs" / "catalog.md");
+  if (page != o.out) {
     ADD_FAILURE() << "docs/catalog.md differs from the built-in catalog ("
-                  << FirstDifference(page.str(), o.out) << "); regenerate it with\n"
+                  << FirstDifference(page, o.out) << "); regenerate it with\n"
                   << "  ./build/wmap definitions -o markdown > docs/catalog.md\n"
                   << "after rebuilding wmap, and commit the result";
   }

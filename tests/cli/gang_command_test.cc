@@ -29,7 +29,7 @@ TEST_P(GangGolden, MatchesGoldenFile) {
   args.insert(args.end(), c.args.begin(), c.args.end());
   std::string input;
   if (c.input_file != nullptr)
-    input = golden::ReadText(std::string(WMAP_SOURCE_DIR) + "/" + c.input_file);
+    input = golden::ReadFile(std::string(WMAP_SOURCE_DIR) + "/" + c.input_file);
   ExpectGolden("gang", c.name, args, input);
 }
 

@@ -19,13 +19,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "test_files.h"
 
 namespace wmap::cli::golden {
 
@@ -110,12 +110,7 @@ inline std::filesystem::path GoldenPath(const std::string& command, const std::s
          (name + ".golden");
 }
 
-inline std::string ReadText(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::ReadFile;
 
 // Runs the command line and compares everything it did with the golden file
 // tests/cli/testdata/<folder>/<name>.golden; returns what the command did.
@@ -132,7 +127,7 @@ inline Outcome ExpectGolden(const std::string& folder, const std::string& name,
     ADD_FAILURE() << "updated " << path;
     return o;
   }
-  std::string expected = ReadText(path);
+  std::string expected = ReadFile(path);
   EXPECT_FALSE(expected.empty()) << "missing golden file " << path
                                  << " (run with WMAP_UPDATE_GOLDENS=1 to create it)";
   EXPECT_EQ(actual, expected) << "golden " << path

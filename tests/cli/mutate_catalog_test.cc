@@ -120,7 +120,7 @@ TEST(MutateCatalogTest, EveryBuiltInDefinitionWritesThroughItsOwnPaths) {
     const Definition& d = entry.definition;
     fs::path manifest = fs::path(WMAP_SOURCE_DIR) / "catalog/testdata" / d.name() / "manifest.yaml";
     if (!fs::exists(manifest)) continue;
-    Result<std::vector<yaml::Document>> docs = yaml::ParseStream(cli::golden::ReadText(manifest));
+    Result<std::vector<yaml::Document>> docs = yaml::ParseStream(cli::golden::ReadFile(manifest));
     ASSERT_TRUE(docs.ok()) << manifest;
     for (const yaml::Document& doc : *docs) {
       const Value* kind = doc.value.find("kind");

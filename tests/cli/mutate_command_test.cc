@@ -35,7 +35,7 @@ TEST_P(MutateGolden, MatchesGoldenFile) {
   args.insert(args.end(), c.args.begin(), c.args.end());
   std::string input;
   if (c.input_file != nullptr) {
-    input = golden::ReadText(std::string(WMAP_SOURCE_DIR) + "/" + c.input_file);
+    input = golden::ReadFile(std::string(WMAP_SOURCE_DIR) + "/" + c.input_file);
   }
   ExpectGolden("mutate", c.name, args, input);
 }
@@ -124,7 +124,7 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 Value ReadExample() {
-  Result<Value> v = yaml::Parse(golden::ReadText(std::string(WMAP_SOURCE_DIR) + "/" + kExample));
+  Result<Value> v = yaml::Parse(golden::ReadFile(std::string(WMAP_SOURCE_DIR) + "/" + kExample));
   EXPECT_TRUE(v.ok());
   return v.ok() ? *v : Value();
 }

@@ -6,23 +6,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <sys/wait.h>
+
+#include "test_files.h"
 
 namespace wmap::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadText(const fs::path& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test_files::ReadFile;
 
 // The body of the first fenced block (```lang) after `marker`.
 std::string BlockAfter(const std::string& text, const std::string& marker, size_t* end) {
@@ -38,7 +33,7 @@ std::string BlockAfter(const std::string& text, const std::string& marker, size_
 }
 
 TEST(ReadmeTest, MainJobCommandPrintsWhatTheReadmeShows) {
-  std::string readme = ReadText(fs::path(WMAP_SOURCE_DIR) / "README.md");
+  std::string readme = ReadFile(fs::path(WMAP_SOURCE_DIR) / "README.md");
   size_t end = 0;
   std::string command = BlockAfter(readme, "The first command ends by running", &end);
   ASSERT_FALSE(command.empty()) << "README.md has no main-job command block";
@@ -49,7 +44,7 @@ TEST(ReadmeTest, MainJobCommandPrintsWhatTheReadmeShows) {
   ASSERT_FALSE(shown.empty()) << "README.md shows no output under the main-job command";
 
   // The quickstart script runs the same command.
-  std::string quickstart = ReadText(fs::path(WMAP_SOURCE_DIR) / "scripts" / "quickstart.sh");
+  std::string quickstart = ReadFile(fs::path(WMAP_SOURCE_DIR) / "scripts" / "quickstart.sh");
   EXPECT_NE(quickstart.find("\n" + command + "\n"), std::string::npos)
       << "scripts/quickstart.sh does not run: " << command;
 

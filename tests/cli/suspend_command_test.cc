@@ -30,7 +30,7 @@ TEST_P(SuspendGolden, MatchesGoldenFile) {
   const GoldenCase& c = GetParam();
   std::string input;
   if (c.input_file != nullptr) {
-    input = golden::ReadText(std::string(WMAP_SOURCE_DIR) + "/" + c.input_file);
+    input = golden::ReadFile(std::string(WMAP_SOURCE_DIR) + "/" + c.input_file);
   }
   ExpectGolden("suspend", c.name, c.args, input);
 }

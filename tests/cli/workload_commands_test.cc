@@ -4,12 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/source_error.h"
+#include "test_files.h"
 #include "wmap/json.h"
 #include "wmap/yaml.h"
 #include "workload_golden.h"
@@ -35,10 +35,7 @@ TEST_P(WorkloadGolden, MatchesGoldenFile) {
   const GoldenCase& c = GetParam();
   std::string input;
   if (c.input_file != nullptr) {
-    std::ifstream f(std::string(WMAP_SOURCE_DIR) + "/" + c.input_file, std::ios::binary);
-    std::stringstream s;
-    s << f.rdbuf();
-    input = s.str();
+    input = test_files::ReadFile(std::string(WMAP_SOURCE_DIR) + "/" + c.input_file);
   }
   workload_golden::Outcome o = ExpectGolden(c.name, c.args, input, c.env);
   EXPECT_EQ(o.code, c.exit_code) << o.err;
@@ -70,10 +67,8 @@ TEST_P(WorkloadGolden, MatchesGoldenFile) {
 // `wmap definitions NAME -o yaml|json` of a built-in definition is its catalog file's document.
 TEST(DefinitionsCommandTest, BuiltInDefinitionInFullIsItsCatalogDocument) {
   for (const char* name : {"ray-io-raycluster-v1", "jobset-x-k8s-io-jobset-v1alpha2"}) {
-    std::ifstream f(std::string(WMAP_SOURCE_DIR) + "/catalog/" + name + ".yaml", std::ios::binary);
-    std::stringstream text;
-    text << f.rdbuf();
-    Result<Value> expected = yaml::Parse(text.str());
+    Result<Value> expected = yaml::Parse(
+        test_files::ReadFile(std::string(WMAP_SOURCE_DIR) + "/catalog/" + name + ".yaml"));
     ASSERT_TRUE(expected.ok()) << name;
     workload_golden::Outcome as_yaml = workload_golden::Run({"definitions", name, "-o", "yaml"});
     ASSERT_EQ(as_yaml.code, 0) << as_yaml.err;

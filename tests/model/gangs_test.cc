@@ -4,11 +4,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "test_files.h"
 #include "wmap/definition.h"
 
 namespace wmap {
@@ -16,12 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::ReadFile;
 
 fs::path Source() { return fs::path(WMAP_SOURCE_DIR); }
 fs::path Upstream() { return fs::path(WMAP_SHARED_DIR) / "conformance" / "upstream"; }

@@ -5,12 +5,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "test_files.h"
 #include "wmap/definition.h"
 #include "wmap/workload.h"
 #include "wmap/yaml.h"
@@ -20,12 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::ReadFile;
 
 fs::path Upstream() { return fs::path(WMAP_SHARED_DIR) / "conformance" / "upstream"; }
 

@@ -6,22 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test_files.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 
 namespace wmap::test_support {
 
-// The whole file, or "" when it cannot be read (the caller's expectations then fail).
-inline std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::ReadFile;
 
 // The text of upstream's catalog definition `name` (e.g. "batch-job-v1").
 inline std::string CatalogText(const std::string& name) {

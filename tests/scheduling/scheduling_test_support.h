@@ -6,22 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test_files.h"
 #include "wmap/json.h"
 #include "wmap/schema.h"
 #include "wmap/value.h"
 
 namespace wmap::test_support {
 
-inline std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::ReadFile;
 
 // KAI, Volcano and scheduler-plugins PodGroups, Kueue Workloads, scheduling.k8s.io Workloads.
 inline const schema::SchemaSet& SchedulerSchemas() {

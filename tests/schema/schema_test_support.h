@@ -7,24 +7,18 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "test_files.h"
 #include "wmap/json.h"
 #include "wmap/schema.h"
 #include "wmap/yaml.h"
 
 namespace wmap::schema::testing {
 
-inline std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::ReadFile;
 
 inline Value ParseYaml(std::string_view text) {
   Result<Value> v = yaml::Parse(text);

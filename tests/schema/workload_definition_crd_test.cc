@@ -4,10 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test_files.h"
 #include "wmap/json.h"
 #include "wmap/schema.h"
 #include "wmap/yaml.h"
@@ -17,12 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::ReadFile;
 
 TEST(WorkloadDefinitionCrd, AcceptsEveryShippedWorkloadDefinition) {
   const fs::path source(WMAP_SOURCE_DIR);
