@@ -225,19 +225,10 @@ std::optional<Error> GangFormPlanner::BuildComputedGangs(size_t index, const Gan
     auto override_min = MinMemberOverride(object, g.min_member_override_annotation, what);
     if (!override_min.ok()) return override_min.error();
     if (*override_min) plan.min_member = **override_min;
-    auto text = [&](const std::optional<Expression>& e, const std::string& field,
-                    std::string* into) -> std::optional<Error> {
-      if (!e) return std::nullopt;
-      auto r = EvaluateText(*e, object, GangVariables{plan.name, std::nullopt}, what + " " + field);
-      if (!r.ok()) return r.error();
-      *into = std::move(*r);
-      return std::nullopt;
-    };
-    if (auto e = text(g.queue, "queue", &plan.queue)) return e;
-    if (auto e = text(g.priority_class_name, "priorityClassName", &plan.priority_class_name)) {
+    if (auto e = EvaluateSchedulingTexts(g, object, GangVariables{plan.name, std::nullopt}, what,
+                                         &plan)) {
       return e;
     }
-    if (auto e = text(g.preemptibility, "preemptibility", &plan.preemptibility)) return e;
     plans_.gangs.push_back(std::move(plan));
     built_.push_back(std::move(built));
   }

@@ -104,19 +104,7 @@ std::optional<Error> GangFormPlanner::BuildGang(size_t index, const GangDefiniti
   std::string what = "gang " + g.name + (instance_label.empty() ? "" : " " + instance_label);
   if (plan.name.empty()) return MakeError(what + ": the PodGroup name is empty");
   if (g.topology) plan.topology = ToGangTopology(*g.topology);
-  auto text = [&](const std::optional<Expression>& e, const std::string& field,
-                  std::string* out) -> std::optional<Error> {
-    if (!e) return std::nullopt;
-    auto r = EvaluateText(*e, object, level.variables, what + " " + field);
-    if (!r.ok()) return r.error();
-    *out = std::move(*r);
-    return std::nullopt;
-  };
-  if (auto e = text(g.queue, "queue", &plan.queue)) return e;
-  if (auto e = text(g.priority_class_name, "priorityClassName", &plan.priority_class_name)) {
-    return e;
-  }
-  if (auto e = text(g.preemptibility, "preemptibility", &plan.preemptibility)) return e;
+  if (auto e = EvaluateSchedulingTexts(g, object, level.variables, what, &plan)) return e;
 
   BuiltGang built;
   built.definition = index;

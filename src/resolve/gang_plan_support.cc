@@ -372,6 +372,26 @@ Result<std::string> EvaluateText(const Expression& e, const Value& object,
   return v.is_null() ? std::string() : std::string(v.as_string());
 }
 
+std::optional<Error> EvaluateSchedulingTexts(const GangDefinition& g, const Value& object,
+                                             const GangVariables& variables,
+                                             const std::string& what, GangPlan* plan) {
+  struct Field {
+    const std::optional<Expression>& expression;
+    const char* name;
+    std::string* into;
+  };
+  for (const Field& f :
+       {Field{g.queue, "queue", &plan->queue},
+        Field{g.priority_class_name, "priorityClassName", &plan->priority_class_name},
+        Field{g.preemptibility, "preemptibility", &plan->preemptibility}}) {
+    if (!f.expression) continue;
+    auto r = EvaluateText(*f.expression, object, variables, what + " " + f.name);
+    if (!r.ok()) return r.error();
+    *f.into = std::move(*r);
+  }
+  return std::nullopt;
+}
+
 Result<std::vector<Value>> EvaluateAll(const Expression& e, const Value& input,
                                        const GangVariables& variables) {
   return Run(e, input, variables);

@@ -106,6 +106,12 @@ Result<std::optional<int32_t>> EvaluateCount(const Expression& e, const Value& o
 Result<std::string> EvaluateText(const Expression& e, const Value& object,
                                  const GangVariables& variables, const std::string& what);
 
+// Sets plan->queue, priority_class_name and preemptibility from g's expressions (each left
+// empty when absent or when its expression gives nothing). `what` names the gang in errors.
+std::optional<Error> EvaluateSchedulingTexts(const GangDefinition& g, const Value& object,
+                                             const GangVariables& variables,
+                                             const std::string& what, GangPlan* plan);
+
 // Every result of a `gangs` expression (at most the evaluation options' result limit).
 Result<std::vector<Value>> EvaluateAll(const Expression& e, const Value& input,
                                        const GangVariables& variables);

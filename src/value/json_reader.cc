@@ -236,12 +236,7 @@ class Parser {
         share_(share),
         released_(*released),
         release_(options.release_consumed ? &options.release_consumed : nullptr),
-        release_interval_(std::max<size_t>(options.release_interval, kKeptBehind)) {
-    if (share_ != nullptr) {
-      empty_array_ = ValueBuilder::ArrayFrom(std::vector<Value>());
-      empty_object_ = ValueBuilder::ObjectFromUniqueMembers(internal::MemberVector());
-    }
-  }
+        release_interval_(std::max<size_t>(options.release_interval, kKeptBehind)) {}
 
   // Parses one value starting at *pos (leading whitespace allowed). On success stores it in
   // *out, advances *pos past it and returns true; otherwise fills error().
@@ -266,6 +261,9 @@ class Parser {
   bool ParseLiteral(const char*& p, std::string_view word, const char* name);
   Value CloseArray(size_t start);
   Value CloseObject(size_t start);
+  // With share_: when an equal container was read before, drops the elements at stack[start..]
+  // and sets *out to it; always sets *hash, for inserting the container built otherwise.
+  bool TakeShared(size_t start, bool is_object, uint64_t* hash, Value* out);
   // A long string Value for s, shared with an equal one met before when possible.
   Value SharedString(std::string_view s);
   // Lets the owner drop the text up to kKeptBehind bytes before p.
@@ -277,8 +275,6 @@ class Parser {
   bool gojq_numbers_;
   Scratch& scratch_;
   ShareTable* share_;
-  Value empty_array_;  // with share_: the one empty array and object of the document
-  Value empty_object_;
   ReleasedText& released_;
   const std::function<void(size_t)>* release_;
   size_t release_interval_;
@@ -579,18 +575,25 @@ bool Parser::ParseStringSlow(const char*& p, const char* start, Value* out) {
   }
 }
 
+bool Parser::TakeShared(size_t start, bool is_object, uint64_t* hash, Value* out) {
+  auto& stack = scratch_.stack;
+  size_t n = stack.size() - start;
+  auto elements = ShareTable::Sequence(stack.begin() + start);
+  *hash = ShareTable::Hash(is_object, n, elements);
+  const Value* same =
+      is_object ? share_->FindObject(*hash, n, elements) : share_->FindArray(*hash, n, elements);
+  if (same == nullptr) return false;
+  *out = *same;
+  for (size_t i = start; i < stack.size(); ++i) stack[i] = Value();
+  stack.truncate_moved(start);
+  return true;
+}
+
 Value Parser::CloseArray(size_t start) {
   auto& stack = scratch_.stack;
   uint64_t hash = 0;
-  if (share_ != nullptr) {
-    size_t n = stack.size() - start;
-    hash = ShareTable::HashSequence(stack.begin() + start, n, false);
-    if (const Value* same = share_->FindArray(hash, stack.begin() + start, n)) {
-      for (size_t i = start; i < stack.size(); ++i) stack[i] = Value();
-      stack.truncate_moved(start);
-      return *same;
-    }
-  }
+  Value shared;
+  if (share_ != nullptr && TakeShared(start, false, &hash, &shared)) return shared;
   std::vector<Value> items(std::make_move_iterator(stack.begin() + start),
                            std::make_move_iterator(stack.begin() + stack.size()));
   stack.truncate_moved(start);
@@ -602,15 +605,8 @@ Value Parser::CloseArray(size_t start) {
 Value Parser::CloseObject(size_t start) {
   auto& stack = scratch_.stack;
   uint64_t hash = 0;
-  if (share_ != nullptr) {
-    size_t n = stack.size() - start;
-    hash = ShareTable::HashSequence(stack.begin() + start, n, true);
-    if (const Value* same = share_->FindObject(hash, stack.begin() + start, n)) {
-      for (size_t i = start; i < stack.size(); ++i) stack[i] = Value();
-      stack.truncate_moved(start);
-      return *same;
-    }
-  }
+  Value shared;
+  if (share_ != nullptr && TakeShared(start, true, &hash, &shared)) return shared;
   internal::MemberVector members;
   members.reserve((stack.size() - start) / 2);
   for (size_t i = start; i < stack.size(); i += 2) {
@@ -660,7 +656,7 @@ bool Parser::ParseOne(size_t* pos, Value* out) {
       if (*p == (is_object ? '}' : ']')) {
         ++p;
         if (share_ != nullptr) {
-          *slot = is_object ? empty_object_ : empty_array_;
+          *slot = is_object ? share_->empty_object() : share_->empty_array();
         } else {
           *slot = is_object ? ValueBuilder::ObjectFromUniqueMembers(internal::MemberVector())
                             : ValueBuilder::ArrayFrom(std::vector<Value>());

@@ -32,78 +32,65 @@ class ShareTable {
   static constexpr size_t kMinSlots = size_t{1} << 8;
   static constexpr size_t kMaxSlots = size_t{1} << 19;
 
-  ShareTable() : slots_(kMinSlots) {}
+  ShareTable()
+      : slots_(kMinSlots),
+        empty_array_(ValueBuilder::ArrayFrom(std::vector<Value>())),
+        empty_object_(ValueBuilder::ObjectFromUniqueMembers(MemberVector())) {}
 
-  // Hash of the sequence of n values at `values` (array items, or alternating keys and values
-  // of an object: the layout of Member), tagged with the container kind.
-  static uint64_t HashSequence(const Value* values, size_t n, bool is_object) {
+  // The one empty array and empty object of everything read with this table.
+  const Value& empty_array() const { return empty_array_; }
+  const Value& empty_object() const { return empty_object_; }
+
+  // A reader offers a container as the sequence of Values it closes it with: the items of an
+  // array, or the keys and values of an object in turn. `get(i)` is Value i of a sequence of n.
+  static auto Sequence(const Value* values) {
+    return [values](size_t i) -> const Value& { return values[i]; };
+  }
+  static auto MemberSequence(const Member* members) {
+    return [members](size_t i) -> const Value& {
+      return i % 2 == 0 ? members[i / 2].key : members[i / 2].value;
+    };
+  }
+
+  // Hash of a sequence of n values, tagged with the container kind.
+  template <typename Get>
+  static uint64_t Hash(bool is_object, size_t n, Get get) {
     constexpr uint64_t kMul = 0x9E3779B97F4A7C15ULL;
     uint64_t h = (n * 2 + (is_object ? 1 : 0)) * kMul;
     for (size_t i = 0; i < n; ++i) {
       uint64_t w0, w1;
-      ValueBuilder::Words(values[i], &w0, &w1);
+      ValueBuilder::Words(get(i), &w0, &w1);
       h = (h ^ w0) * kMul;
       h = (h ^ (w1 + (h >> 31))) * kMul;
     }
     return h ^ (h >> 29);
   }
 
-  // HashSequence of the 2n keys and values of n members (the same hash as their alternating
-  // sequence).
-  static uint64_t HashMembers(const Member* members, size_t n) {
-    constexpr uint64_t kMul = 0x9E3779B97F4A7C15ULL;
-    uint64_t h = (n * 4 + 1) * kMul;
-    auto mix = [&](const Value& v) {
-      uint64_t w0, w1;
-      ValueBuilder::Words(v, &w0, &w1);
-      h = (h ^ w0) * kMul;
-      h = (h ^ (w1 + (h >> 31))) * kMul;
-    };
-    for (size_t i = 0; i < n; ++i) {
-      mix(members[i].key);
-      mix(members[i].value);
-    }
-    return h ^ (h >> 29);
-  }
-
-  // An earlier object with exactly the n members at `members`, or null.
-  const Value* FindObjectMembers(uint64_t hash, const Member* members, size_t n) const {
-    const Value& entry = slots_[hash & (slots_.size() - 1)];
-    if (!entry.is_object()) return nullptr;
-    auto have = ValueBuilder::MembersOf(entry);
-    if (have.size() != n) return nullptr;
-    for (size_t i = 0; i < n; ++i) {
-      if (!ValueBuilder::SameRepresentation(have[i].key, members[i].key) ||
-          !ValueBuilder::SameRepresentation(have[i].value, members[i].value)) {
-        return nullptr;
-      }
-    }
-    return &entry;
-  }
-
-  // An earlier array equal to the n items at `items`, or null.
-  const Value* FindArray(uint64_t hash, const Value* items, size_t n) const {
+  // An earlier array whose items are the sequence, or null.
+  template <typename Get>
+  const Value* FindArray(uint64_t hash, size_t n, Get get) const {
     const Value& entry = slots_[hash & (slots_.size() - 1)];
     if (!entry.is_array()) return nullptr;
     auto have = ValueBuilder::ItemsOf(entry);
     if (have.size() != n) return nullptr;
     for (size_t i = 0; i < n; ++i) {
-      if (!ValueBuilder::SameRepresentation(have[i], items[i])) return nullptr;
+      if (!ValueBuilder::SameRepresentation(have[i], get(i))) return nullptr;
     }
     return &entry;
   }
 
-  // An earlier object whose members are exactly the n/2 key-value pairs at `pairs` (keys at even
-  // positions), or null. An object read with a repeated key never matches (its member count
-  // is smaller), so it is built as usual.
-  const Value* FindObject(uint64_t hash, const Value* pairs, size_t n) const {
+  // An earlier object whose members are the sequence's n/2 key-value pairs, or null. An object
+  // read with a repeated key never matches (its member count is smaller), so it is built as
+  // usual.
+  template <typename Get>
+  const Value* FindObject(uint64_t hash, size_t n, Get get) const {
     const Value& entry = slots_[hash & (slots_.size() - 1)];
     if (!entry.is_object()) return nullptr;
     auto have = ValueBuilder::MembersOf(entry);
     if (have.size() * 2 != n) return nullptr;
     for (size_t i = 0; i < have.size(); ++i) {
-      if (!ValueBuilder::SameRepresentation(have[i].key, pairs[2 * i]) ||
-          !ValueBuilder::SameRepresentation(have[i].value, pairs[2 * i + 1])) {
+      if (!ValueBuilder::SameRepresentation(have[i].key, get(2 * i)) ||
+          !ValueBuilder::SameRepresentation(have[i].value, get(2 * i + 1))) {
         return nullptr;
       }
     }
@@ -132,6 +119,8 @@ class ShareTable {
 
  private:
   std::vector<Value> slots_;  // size a power of two
+  Value empty_array_;
+  Value empty_object_;
   size_t inserted_ = 0;
 };
 

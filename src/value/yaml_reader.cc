@@ -336,8 +336,9 @@ Value StreamReader::Impl::FinishSequence(Frame& f) {
   uint64_t hash = 0;
   if (share_ != nullptr) {
     size_t n = items_.size() - f.first;
-    hash = ShareTable::HashSequence(items_.data() + f.first, n, false);
-    if (const Value* same = share_->FindArray(hash, items_.data() + f.first, n)) {
+    auto items = ShareTable::Sequence(items_.data() + f.first);
+    hash = ShareTable::Hash(false, n, items);
+    if (const Value* same = share_->FindArray(hash, n, items)) {
       items_.resize(f.first);
       return *same;
     }
@@ -373,9 +374,10 @@ Value StreamReader::Impl::FinishMapping(Frame& f) {
   using wmap::internal::ShareTable;
   uint64_t hash = 0;
   if (share_ != nullptr) {
-    size_t n = members_.size() - f.first;
-    hash = ShareTable::HashMembers(members_.data() + f.first, n);
-    if (const Value* same = share_->FindObjectMembers(hash, members_.data() + f.first, n)) {
+    size_t n = 2 * (members_.size() - f.first);
+    auto pairs = ShareTable::MemberSequence(members_.data() + f.first);
+    hash = ShareTable::Hash(true, n, pairs);
+    if (const Value* same = share_->FindObject(hash, n, pairs)) {
       members_.resize(f.first);
       return *same;
     }
