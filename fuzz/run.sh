@@ -28,9 +28,13 @@ if [ ${#targets[@]} -eq 0 ]; then
   exit 77
 fi
 
+mkdir -p "$build"
+launcher=()
+command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DWMAP_FUZZ=ON -DWMAP_TESTS=OFF -DWMAP_BENCH=OFF > "$build.configure.log" 2>&1 ||
-  { cat "$build.configure.log"; exit 1; }
+  -DWMAP_FUZZ=ON -DWMAP_TESTS=OFF -DWMAP_BENCH=OFF -DWMAP_SHARED=OFF -DWMAP_WERROR=ON \
+  "${launcher[@]}" > "$build/configure.log" 2>&1 ||
+  { cat "$build/configure.log"; exit 1; }
 ninja -C "$build" -j"${JOBS:-2}" "${targets[@]}"
 
 status=0

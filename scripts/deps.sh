@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages the build and the test suite need, when any is missing.
+# Installs the Debian 12 packages of scripts/packages.txt that are missing.
 set -euo pipefail
-packages=(cmake ninja-build g++ clang clang-format libclang-rt-14-dev libyaml-dev libre2-dev libgtest-dev
-          libgmock-dev libbenchmark-dev pkg-config python3 python3-yaml gojq jq)
+cd "$(dirname "$0")/.."
+mapfile -t packages < <(grep -v '^\s*#' scripts/packages.txt | grep -v '^\s*$')
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

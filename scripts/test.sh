@@ -1,24 +1,79 @@
 #!/usr/bin/env bash
-# Checks formatting, builds everything and runs the whole test suite:
-#   1. build/ (RelWithDebInfo): unit tests, conformance over the jq and gojq corpora against the
-#      committed baseline, differential tests against gojq, and a short run of every fuzz target
-#      (clang, build-fuzz/);
-#   2. build-asan/: the unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# Checks formatting and layering, builds everything and runs the whole test suite, printing how
+# long each stage took:
+#   format   every tracked C++ file exactly as the checked-in .clang-format prints it;
+#   tidy     clang-tidy (.clang-tidy) on the C++ sources changed since WMAP_TIDY_BASE (default:
+#            the previous commit) and in the work tree;
+#   build    build/ (RelWithDebInfo, GCC, warnings as errors): unit tests, the layering check,
+#            the installed package, conformance over the jq and gojq corpora against the committed
+#            baseline, differential tests against gojq;
+#   asan     build-asan/ (Debug, GCC): the unit tests under AddressSanitizer and UBSan;
+#   fuzz     a short run of every libFuzzer target (clang, build-fuzz/);
+#   matrix   the libraries and the command in the other build types and compilers (GCC Release,
+#            Clang Release and Debug), warnings as errors; skipped with WMAP_QUICK=1.
+# Uses ccache when it is installed (cache in ~/.cache/ccache unless CCACHE_DIR says otherwise).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-2}
+launcher=()
+if command -v ccache > /dev/null; then
+  export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+t0=$(date +%s)
+stage_start=$t0
+stage() {
+  local now
+  now=$(date +%s)
+  echo "== stage $1: $((now - stage_start)) s (total $((now - t0)) s)"
+  stage_start=$now
+}
 
-# Formatting: every tracked C++ file exactly as the checked-in .clang-format prints it.
 if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
   git ls-files '*.cc' '*.h' | xargs clang-format --dry-run --Werror
 fi
+stage format
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWMAP_WERROR=ON "${launcher[@]}"
 ninja -C build -j"$jobs"
-(cd build && ctest -j"$jobs" --output-on-failure)
+stage build
 
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWMAP_SANITIZE=ON -DWMAP_BENCH=OFF
+if command -v clang-tidy > /dev/null && git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  base=${WMAP_TIDY_BASE:-HEAD~1}
+  git rev-parse --verify -q "$base" > /dev/null || base=HEAD
+  mapfile -t changed < <({ git diff --name-only "$base" -- 'src/*.cc'; git ls-files -o \
+    --exclude-standard -- 'src/*.cc'; } | sort -u | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+  if [ ${#changed[@]} -gt 0 ]; then
+    echo "clang-tidy on ${#changed[@]} changed file(s)"
+    clang-tidy -p build --quiet "${changed[@]}"
+  fi
+fi
+stage tidy
+
+(cd build && ctest -j"$jobs" --output-on-failure)
+stage test
+
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWMAP_SANITIZE=ON -DWMAP_BENCH=OFF \
+  -DWMAP_SHARED=OFF -DWMAP_WERROR=ON "${launcher[@]}"
 ninja -C build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest -j"$jobs" --output-on-failure -LE 'conformance|fuzz')
+  ctest -j"$jobs" --output-on-failure -LE 'conformance|install')
+stage asan
+
+JOBS=$jobs bash fuzz/run.sh 10
+stage fuzz
+
+if [ "${WMAP_QUICK:-0}" != 1 ]; then
+  for config in gcc:Release clang:Release clang:Debug; do
+    compiler=${config%%:*}
+    type=${config#*:}
+    dir=build-matrix/$compiler-${type,,}
+    if [ "$compiler" = clang ]; then cc=clang cxx=clang++; else cc=gcc cxx=g++; fi
+    echo "-- $compiler $type in $dir"
+    CC=$cc CXX=$cxx cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" -DWMAP_WERROR=ON \
+      -DWMAP_TESTS=OFF -DWMAP_BENCH=OFF "${launcher[@]}" > /dev/null
+    ninja -C "$dir" -j"$jobs" wmap wmap_shared
+  done
+  stage matrix
+fi
 echo "all tests passed"

@@ -14,6 +14,10 @@
 #include <string_view>
 #include <vector>
 
+#include "wmap/export.h"
+
+WMAP_PUBLIC_BEGIN
+
 namespace wmap {
 
 class BigInt {
@@ -56,5 +60,7 @@ class BigInt {
 };
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_BIG_INT_H_

@@ -12,8 +12,12 @@
 #include <string_view>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/definition.h"
 #include "wmap/status.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
@@ -66,5 +70,7 @@ class Catalog {
 };
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_CATALOG_H_

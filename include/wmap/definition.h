@@ -20,9 +20,13 @@
 #include <utility>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/jq.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
@@ -324,5 +328,7 @@ LoadResult LoadDefinitionValue(const Value& document, std::string_view file,
                                const LoadOptions& options = {});
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_DEFINITION_H_

@@ -24,11 +24,15 @@
 #include <string>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/definition.h"
 #include "wmap/resources.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
 #include "wmap/workload.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
@@ -104,5 +108,7 @@ Result<GangPlans> PlanGangs(const Workload& workload, std::span<const Value> pod
 Value GangPlansToValue(const Definition& definition, const GangPlans& plans);
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_GANG_H_

@@ -16,8 +16,12 @@
 #include <string_view>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/status.h"
 #include "wmap/value.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap::jq {
 
@@ -56,6 +60,9 @@ struct RunError {
   // budget message for kBudget, and for kHalt the value (raw string or JSON; empty for halt).
   std::string message;
   int exit_code = 5;  // for kHalt
+  // kEvaluation for kRuntime errors, except kInvalidPath when a path expression met a value
+  // that is not a path (gojq's "invalid path ..."); kLimitExceeded for kBudget.
+  ErrorCode code = ErrorCode::kEvaluation;
 };
 
 // Sources the CLI provides to a run; all optional.
@@ -73,6 +80,26 @@ struct RunContext {
   std::function<double()> now;
 };
 
+// A construct outside the read-only dialect of definition expressions: its byte offset in the
+// program text and why it is refused, in upstream's words ("del function is not allowed").
+struct ReadOnlyViolation {
+  size_t offset = 0;
+  std::string reason;
+};
+
+// Parses `text` and finds the first construct (in upstream's visiting order) that writes
+// (assignment operators, del), may produce unbounded output (range, paths, recurse, walk,
+// repeat) or descends recursively (`..`). nullopt when there is none; a parse error (code
+// kParse, position in `text`) when the text does not parse.
+Result<std::optional<ReadOnlyViolation>> FindReadOnlyViolation(std::string_view text);
+
+// gojq's full error text for an error of Program::Compile, i.e. everything the gojq command
+// prints after "gojq: " (see jq/parse_error.h for the layouts).
+std::string FormatQueryError(std::string_view query, const Error& error,
+                             std::string_view file_name = "<arg>");
+// A string as Go's strconv.Quote (%q) prints ASCII, as gojq quotes command-line values.
+std::string GoQuote(std::string_view s);
+
 class Program {
  public:
   // Parses and compiles. Parse errors carry the position in the program text and a hint;
@@ -81,6 +108,7 @@ class Program {
   // unknown position (line 0) and a message that is gojq's complete text, e.g.
   // "function not defined: f/0" (gojq prints it without a "compile error: " prefix); the one
   // exception is parser::kMissingQueryMessage, which gojq prints as "compile error: ...".
+  // Codes: kParse for parse errors, kCompile for the others.
   static Result<Program> Compile(std::string_view text, const CompileOptions& options = {});
 
   // Runs on one input with the variables of CompileOptions::variables, in order. `out` receives
@@ -117,5 +145,7 @@ class Program {
 };
 
 }  // namespace wmap::jq
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_JQ_H_

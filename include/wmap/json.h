@@ -26,8 +26,12 @@
 #include <string>
 #include <string_view>
 
+#include "wmap/export.h"
+
 #include "wmap/status.h"
 #include "wmap/value.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap::internal {
 class ShareTable;
@@ -108,5 +112,7 @@ void FormatNumber(const Value& number, std::string* out);
 void WriteString(std::string_view s, bool ascii, std::string* out);
 
 }  // namespace wmap::json
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_JSON_H_

@@ -22,9 +22,13 @@
 #include <utility>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/status.h"
 #include "wmap/value.h"
 #include "wmap/workload.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
@@ -118,5 +122,7 @@ Result<Value> MutatePodTemplate(const Value& pod_template, const PodChanges& cha
                                 std::vector<bool>* image_matched);
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_MUTATE_H_

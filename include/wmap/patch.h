@@ -10,8 +10,11 @@
 #ifndef WMAP_PATCH_H_
 #define WMAP_PATCH_H_
 
+#include "wmap/export.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
@@ -34,5 +37,7 @@ Value JsonPatch(const Value& from, const Value& to);
 Result<Value> ApplyJsonPatch(const Value& target, const Value& patch);
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_PATCH_H_

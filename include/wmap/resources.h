@@ -16,9 +16,13 @@
 #include <string_view>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/status.h"
 #include "wmap/value.h"
 #include "wmap/workload.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
@@ -99,5 +103,7 @@ Result<WorkloadResourceNeeds> ComputeResourceNeeds(const Workload& workload);
 Value ResourceNeedsToValue(const WorkloadResourceNeeds& needs);
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_RESOURCES_H_

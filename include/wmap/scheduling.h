@@ -27,9 +27,13 @@
 #include <string_view>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/gang.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
@@ -61,5 +65,7 @@ Result<SchedulerObjects> BuildSchedulerObjects(Scheduler scheduler, const Worklo
                                                const SchedulingOptions& options = {});
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_SCHEDULING_H_

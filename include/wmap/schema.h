@@ -52,9 +52,13 @@
 #include <string_view>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/status.h"
 #include "wmap/value.h"
 #include "wmap/yaml.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap::schema {
 
@@ -121,5 +125,7 @@ class SchemaSet {
 };
 
 }  // namespace wmap::schema
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_SCHEMA_H_

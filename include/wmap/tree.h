@@ -29,10 +29,14 @@
 #include <string_view>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/definition.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
 #include "wmap/workload.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
@@ -156,5 +160,7 @@ Value TreeToValue(const WorkloadTree& tree);
 Value ResourceTotalsToValue(const ResourceTotals& totals);
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_TREE_H_

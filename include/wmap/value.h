@@ -30,7 +30,11 @@
 #include <utility>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/big_int.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
@@ -251,5 +255,7 @@ inline bool operator!=(const Value& a, const Value& b) { return Compare(a, b) !=
 inline bool operator<(const Value& a, const Value& b) { return Compare(a, b) < 0; }
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_VALUE_H_

@@ -20,9 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/definition.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
@@ -213,5 +217,7 @@ Result<std::optional<PodGroupPlan>> EvaluatePodGroup(const Workload& workload,
                                                      const PodQuerier& querier, const Value& pod);
 
 }  // namespace wmap
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_WORKLOAD_H_

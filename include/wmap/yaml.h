@@ -73,8 +73,12 @@
 #include <string_view>
 #include <vector>
 
+#include "wmap/export.h"
+
 #include "wmap/status.h"
 #include "wmap/value.h"
+
+WMAP_PUBLIC_BEGIN
 
 namespace wmap::yaml {
 
@@ -144,5 +148,7 @@ void Write(const Value& v, const WriteOptions& options, std::string* out);
 std::string ToString(const Value& v, const WriteOptions& options = {});
 
 }  // namespace wmap::yaml
+
+WMAP_PUBLIC_END
 
 #endif  // WMAP_YAML_H_

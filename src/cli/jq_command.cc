@@ -17,7 +17,6 @@
 #include "cli/json_encoder.h"
 #include "cli/output_buffer.h"
 #include "cli/source_error.h"
-#include "jq/parse_error.h"
 #include "wmap/jq.h"
 #include "wmap/json.h"
 #include "wmap/yaml.h"

@@ -23,9 +23,17 @@ Result<Program> Program::Compile(std::string_view text, const CompileOptions& op
   ParseOptions parse_options;
   parse_options.max_depth = options.max_depth;
   Result<ast::Program> parsed = ParseProgram(text, parse_options);
-  if (!parsed.ok()) return parsed.error();
+  if (!parsed.ok()) {
+    Error e = parsed.error();
+    e.code = ErrorCode::kParse;
+    return e;
+  }
   auto compiled = eval::CompileProgram(*parsed, text, options);
-  if (!compiled.ok()) return compiled.error();
+  if (!compiled.ok()) {
+    Error e = compiled.error();
+    e.code = ErrorCode::kCompile;
+    return e;
+  }
   auto impl = std::make_shared<Impl>();
   impl->text = std::string(text);
   impl->compiled = std::move(compiled.value());
@@ -77,6 +85,7 @@ std::optional<RunError> Program::Run(const Value& input, const std::vector<Value
       error.kind = ErrorKind::kRuntime;
       error.value = rt.error_value();
       error.message = (rt.error_is_user() ? "error: " : "") + ErrorText(error.value);
+      error.code = rt.error_is_invalid_path() ? ErrorCode::kInvalidPath : ErrorCode::kEvaluation;
       return error;
     case eval::Status::kBreak:
       error.kind = ErrorKind::kRuntime;
@@ -85,6 +94,7 @@ std::optional<RunError> Program::Run(const Value& input, const std::vector<Value
       return error;
     case eval::Status::kBudget:
       error.kind = ErrorKind::kBudget;
+      error.code = ErrorCode::kLimitExceeded;
       error.message = rt.budget_message();
       error.value = Value::String(error.message);
       return error;
@@ -105,11 +115,7 @@ Result<std::vector<Value>> Program::RunAll(const Value& input, const std::vector
     outputs.push_back(v);
     return true;
   });
-  if (error) {
-    Error e;
-    e.message = error->message;
-    return e;
-  }
+  if (error) return Error::Of(error->code, error->message);
   return outputs;
 }
 

@@ -19,8 +19,8 @@ namespace wmap {
 
 // Builds one Definition from one document. Error order: schema findings (document order), then
 // upstream's validator findings, then the `gangs` findings, then the jq findings. One loader
-// reads one document.
-class DefinitionLoader {
+// reads one document. Hidden: it is a friend of the exported Definition, not part of the API.
+class __attribute__((visibility("hidden"))) DefinitionLoader {
  public:
   DefinitionLoader(std::string_view source, std::string file,
                    const std::map<std::string, Position>* positions, const LoadOptions& options)

@@ -64,7 +64,8 @@ class GangChecker {
   };
 
   void Report(std::string message, Position at, std::string hint) {
-    errors_->push_back(Error{std::move(message), file_, at, std::move(hint)});
+    errors_->push_back(
+        Error{std::move(message), file_, at, std::move(hint), ErrorCode::kInvalidDefinition});
   }
   std::optional<size_t> Find(const std::string& name) const {
     auto it = by_name_.find(name);

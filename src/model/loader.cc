@@ -68,7 +68,8 @@ void DefinitionLoader::Compile(Expression* e, bool is_member, bool gang_variable
   Position at = finding.offset_known ? model::MapScalarOffset(source_, e->position, is_member,
                                                               e->text, finding.offset)
                                      : e->position;
-  jq_errors_.push_back(Error{finding.message, file_, at, finding.hint});
+  jq_errors_.push_back(
+      Error{finding.message, file_, at, finding.hint, ErrorCode::kInvalidDefinition});
 }
 
 std::optional<GroupVersionKind> DefinitionLoader::Gvk(const Node& n) {
@@ -505,7 +506,8 @@ LoadResult LoadDefinitions(std::string_view text, std::string_view file,
     result.errors.push_back(Error{"no definition found (the input is empty)",
                                   DisplayName(file),
                                   {},
-                                  "give a document with apiVersion: run.ai/v1alpha1, kind: Karta"});
+                                  "give a document with apiVersion: run.ai/v1alpha1, kind: Karta",
+                                  ErrorCode::kInvalidDefinition});
     return result;
   }
   for (const yaml::Document& doc : *documents) {

@@ -3,38 +3,14 @@
 
 #include <vector>
 
+#include "wmap/meta.h"
+
 namespace wmap::resolve {
 
-namespace {
-
-std::string_view StringField(const Value& object, std::string_view field) {
-  const Value* v = object.find(field);
-  return v != nullptr && v->is_string() ? v->as_string() : std::string_view();
-}
-
-// The ownerReference with `controller: true`, or nullptr.
-const Value* ControllerRef(const Value& object) {
-  const Value* metadata = object.find("metadata");
-  const Value* refs = metadata ? metadata->find("ownerReferences") : nullptr;
-  if (refs == nullptr) return nullptr;
-  for (const Value& ref : refs->items()) {
-    const Value* controller = ref.find("controller");
-    if (controller != nullptr && controller->is_bool() && controller->as_bool()) return &ref;
-  }
-  return nullptr;
-}
-
-// "group/version" -> "group"; "v1" -> "".
-std::string_view GroupOf(std::string_view api_version) {
-  size_t slash = api_version.find('/');
-  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
-}
-
-}  // namespace
+using meta::StringField;
 
 std::string MetadataString(const Value& object, std::string_view field) {
-  const Value* metadata = object.find("metadata");
-  return metadata ? std::string(StringField(*metadata, field)) : std::string();
+  return std::string(meta::MetadataField(object, field));
 }
 
 OwnershipIndex::OwnershipIndex(const Definition& definition, const Value& workload,
@@ -49,7 +25,7 @@ OwnershipIndex::OwnershipIndex(const Definition& definition, const Value& worklo
 }
 
 bool OwnershipIndex::FollowsKind(std::string_view api_version, std::string_view kind) const {
-  std::string_view group = GroupOf(api_version);
+  std::string_view group = meta::ApiGroup(api_version);
   if (group.empty() && kind == "Pod") return true;
   auto same = [&](const GroupVersionKind& gvk) { return gvk.group == group && gvk.kind == kind; };
   for (const ComponentDefinition& c : definition_.components()) {
@@ -73,14 +49,14 @@ OwnershipIndex::WalkResult OwnershipIndex::Walk(const Value& object, int hops) {
   auto cached = uid.empty() ? cache_.end() : cache_.find(uid);
   if (cached != cache_.end()) {
     const WalkResult& r = cached->second;
-    if (r.reason || hops + r.depth <= kMaxOwnerDepth) return r;
+    if (r.reason || hops + r.depth <= meta::kMaxControllerDepth) return r;
     return TooLong();
   }
   WalkResult result;
-  const Value* ref = ControllerRef(object);
+  const Value* ref = meta::ControllerReference(object);
   if (ref == nullptr) {
     result.reason = "no controller owner reference leads to the workload";
-  } else if (hops + 1 > kMaxOwnerDepth) {
+  } else if (hops + 1 > meta::kMaxControllerDepth) {
     return TooLong();
   } else {
     std::string_view owner_uid = StringField(*ref, "uid");
@@ -107,7 +83,8 @@ OwnershipIndex::WalkResult OwnershipIndex::Walk(const Value& object, int hops) {
 
 OwnershipIndex::WalkResult OwnershipIndex::TooLong() {
   WalkResult r;
-  r.reason = "the controller chain is longer than " + std::to_string(kMaxOwnerDepth) + " owners";
+  r.reason = "the controller chain is longer than " + std::to_string(meta::kMaxControllerDepth) +
+             " owners";
   r.too_long = true;
   return r;
 }

@@ -12,13 +12,11 @@
 #include <variant>
 
 #include "wmap/definition.h"
+#include "wmap/meta.h"
 #include "wmap/value.h"
 #include "wmap/workload.h"
 
 namespace wmap::resolve {
-
-// The longest controller chain followed from a pod to its workload, as upstream's walker.
-inline constexpr int kMaxOwnerDepth = 6;
 
 // Which objects are owned by one workload. Indexes the given child objects and pods by UID; the
 // spans must outlive it. Not thread-safe (it caches walk results); build one per tree.
@@ -27,8 +25,8 @@ class OwnershipIndex {
   OwnershipIndex(const Definition& definition, const Value& workload,
                  std::span<const Value> children, std::span<const Value> pods);
 
-  // nullopt when `object`'s controller chain reaches the workload within kMaxOwnerDepth hops
-  // through kinds that belong to the workload; otherwise why not.
+  // nullopt when `object`'s controller chain reaches the workload within
+  // meta::kMaxControllerDepth hops through kinds that belong to the workload; otherwise why not.
   std::optional<std::string> Unreached(const Value& object);
 
  private:

@@ -83,11 +83,7 @@ std::string GoQuote(std::string_view s) {
 
 }  // namespace
 
-Error MakeError(std::string message) {
-  Error e;
-  e.message = std::move(message);
-  return e;
-}
+Error MakeError(std::string message, ErrorCode code) { return Error::Of(code, std::move(message)); }
 
 Error Wrap(std::string_view prefix, const Error& cause) {
   Error e = cause;

@@ -52,7 +52,7 @@ Result<std::vector<std::optional<int32_t>>> DecodeReplicas(const std::vector<Val
 Result<std::vector<Value>> EvaluateOptional(const std::optional<Expression>& e, const Value& input,
                                             const EvalOptions& options);
 
-Error MakeError(std::string message);
+Error MakeError(std::string message, ErrorCode code = ErrorCode::kEvaluation);
 // "prefix: message" with the cause's position and hint kept.
 Error Wrap(std::string_view prefix, const Error& cause);
 

@@ -104,7 +104,8 @@ void Diff(const Value& from, const Value& to, const std::string& path, Value* op
 Result<std::vector<std::string>> ParsePointer(std::string_view pointer) {
   std::vector<std::string> tokens;
   if (pointer.empty()) return tokens;
-  if (pointer[0] != '/') return Error{"JSON pointer does not start with '/'", "", {}, ""};
+  if (pointer[0] != '/')
+    return Error{"JSON pointer does not start with '/'", "", {}, "", ErrorCode::kInvalidInput};
   std::string token;
   for (size_t i = 1; i <= pointer.size(); ++i) {
     if (i == pointer.size() || pointer[i] == '/') {
@@ -176,7 +177,8 @@ Result<Value> ApplyJsonPatch(const Value& target, const Value& patch) {
   for (size_t i = 0; i < patch.size(); ++i) {
     const Value& operation = patch[i];
     auto fail = [&](const std::string& why) {
-      return Error{"operation " + std::to_string(i) + ": " + why, "", {}, ""};
+      return Error{
+          "operation " + std::to_string(i) + ": " + why, "", {}, "", ErrorCode::kInvalidInput};
     };
     const Value* op = operation.find("op");
     const Value* path = operation.find("path");

@@ -20,8 +20,8 @@ Result<Value> RunUpdate(const std::string& update, const Value& object, const Va
   compile.variables = {"val"};
   Result<jq::Program> program = jq::Program::Compile(update, compile);
   if (!program.ok()) {
-    return MakeError("failed to compile JQ expression '" + update +
-                     "': " + program.error().message);
+    return MakeError("failed to compile JQ expression '" + update + "': " + program.error().message,
+                     program.error().code);
   }
   jq::RunContext context;
   context.budget.deadline = std::chrono::steady_clock::now() + options.timeout;
@@ -31,7 +31,8 @@ Result<Value> RunUpdate(const std::string& update, const Value& object, const Va
     return false;
   });
   if (error) {
-    return MakeError("JQ execution error for expression '" + update + "': " + error->message);
+    return MakeError("JQ execution error for expression '" + update + "': " + error->message,
+                     error->code);
   }
   if (!first) return MakeError("update query returned no results for expression: " + update);
   return *first;
@@ -40,11 +41,12 @@ Result<Value> RunUpdate(const std::string& update, const Value& object, const Va
 // A runtime "invalid path" failure means the definition's path cannot be written (arithmetic,
 // `// literal` with the left side absent, values instead of paths): say so, keeping the cause.
 Result<Value> Writable(const Expression& path, Result<Value> result) {
-  if (result.ok() || result.error().message.find("invalid path") == std::string::npos) {
+  if (result.ok() || result.error().code != ErrorCode::kInvalidPath) {
     return result;
   }
-  Error e = MakeError("cannot update through '" + path.text + "' (" + path.field +
-                      "): " + result.error().message);
+  Error e = MakeError(
+      "cannot update through '" + path.text + "' (" + path.field + "): " + result.error().message,
+      ErrorCode::kInvalidPath);
   e.hint =
       "only jq paths can be written: .a.b, .a[], .a[0], select(...), and .a // .b when .a "
       "exists";

@@ -27,7 +27,8 @@ Result<SchedulerObjects> EmitKai(const EmitContext& c) {
                   "\" is not one KAI Scheduler accepts",
               "",
               {},
-              "the workload must say preemptible or non-preemptible"};
+              "the workload must say preemptible or non-preemptible",
+              ErrorCode::kInvalidInput};
       return e;
     }
     Value spec = Value::EmptyObject();

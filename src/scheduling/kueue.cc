@@ -112,7 +112,8 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
                        std::to_string(c.options.max_pod_sets),
                    "",
                    {},
-                   "split the workload, or group its components into fewer subgroups"};
+                   "split the workload, or group its components into fewer subgroups",
+                   ErrorCode::kUnsupported};
     }
     NamePodSets(&sets);
     Value pod_sets = Value::EmptyArray(sets.size());
@@ -122,7 +123,8 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
                      "",
                      {},
                      "Kueue needs each pod set's template; the definition must give a "
-                     "podTemplateSpecPath or podSpecPath for that component"};
+                     "podTemplateSpecPath or podSpecPath for that component",
+                     ErrorCode::kUnsupported};
       }
       Value ps = Value::Object({{"name", Value::String(s.name)},
                                 {"count", Value::Int(s.count)},

@@ -48,7 +48,7 @@ Result<SchedulerObjects> BuildSchedulerObjects(Scheduler scheduler, const Worklo
       case Scheduler::kWorkloadApi:
         return scheduling::EmitWorkloadApi(context);
     }
-    return Error{"unknown scheduler", "", {}, ""};
+    return Error{"unknown scheduler", "", {}, "", ErrorCode::kUsage};
   }();
   if (out.ok() && context.identity.uid.empty() && !out->objects.empty()) {
     out->warnings.push_back(

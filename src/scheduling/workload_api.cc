@@ -44,7 +44,8 @@ Result<SchedulerObjects> EmitWorkloadApi(const EmitContext& c) {
                      std::to_string(c.options.max_pod_sets),
                  "",
                  {},
-                 "define fewer gangs (gangs made per instance share one pod group)"};
+                 "define fewer gangs (gangs made per instance share one pod group)",
+                 ErrorCode::kUnsupported};
   }
   if (groups.size() == 0) return out;
   Value spec = Value::EmptyObject();

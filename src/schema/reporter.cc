@@ -98,8 +98,12 @@ void Reporter::ReportUnknown() {
 }
 
 void Reporter::ReportType(uint8_t expected, const Value& v) {
-  std::string found = "\"" + std::string(ValueTypeName(v)) + "\"";
-  ReportInvalid(found, "must be of type " + ExpectedTypes(expected) + ": " + found);
+  std::string found;
+  found.reserve(32);
+  found.append(1, '"').append(ValueTypeName(v)).append(1, '"');
+  std::string rule = "must be of type ";
+  rule.append(ExpectedTypes(expected)).append(": ").append(found);
+  ReportInvalid(found, rule);
 }
 
 }  // namespace wmap::schema

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catalog_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/workload.h"
 #include "wmap/yaml.h"
@@ -69,7 +70,7 @@ TEST(KartaCopies, TheFolderHoldsTheCopiesOfTheConvertedTypes) {
                        "nvidia-com-dynamographdeployment-v1beta1", "ray-io-raycluster-v1",
                        "ray-io-rayjob-v1", "ray-io-rayservice-v1"}));
   // Every built-in WorkloadDefinition of a type upstream covers has its copy.
-  const fs::path upstream = fs::path(WMAP_SHARED_DIR) / "conformance/upstream/catalog";
+  const fs::path upstream = ::wmap::test_files::SharedDir() / "conformance/upstream/catalog";
   for (const std::string& stem : test_support::CatalogStems()) {
     const Definition d = Load(CatalogDir() / (stem + ".yaml"));
     if (d.format() != DefinitionFormat::kWorkloadDefinition) continue;

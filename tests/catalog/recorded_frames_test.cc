@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "catalog_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/workload.h"
 #include "wmap/yaml.h"
@@ -21,7 +22,7 @@ using test_support::CatalogDir;
 using test_support::ReadFile;
 
 TEST(RecordedFrames, ReplayThroughTheBuiltInCatalog) {
-  const fs::path dir = fs::path(WMAP_SHARED_DIR) / "conformance/upstream/samples/recorded";
+  const fs::path dir = ::wmap::test_files::SharedDir() / "conformance/upstream/samples/recorded";
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());
   std::sort(files.begin(), files.end());

@@ -19,6 +19,7 @@
 #include "cli/source_error.h"
 #include "cli/tree_render.h"
 #include "cli/workload_input.h"
+#include "shared_data.h"
 #include "wmap/json.h"
 #include "wmap/yaml.h"
 #include "workload_golden.h"
@@ -299,7 +300,7 @@ TEST(DefinitionResolverTest, BuiltInOverriddenByFiles) {
   ASSERT_NE(ray, nullptr);
   EXPECT_EQ(ray->origin, kBuiltInOrigin);
 
-  flags.definition_files = {std::string(WMAP_SHARED_DIR) +
+  flags.definition_files = {::wmap::test_files::SharedDir().string() +
                             "/conformance/upstream/catalog/ray-io-raycluster-v1.yaml"};
   DefinitionResolver overridden;
   ASSERT_FALSE(DefinitionResolver::Create(flags, NoTerminalIo(), &overridden).has_value());

@@ -1,4 +1,5 @@
 #include "jq/parser.h"
+#include "shared_data.h"
 
 #include <gtest/gtest.h>
 
@@ -465,7 +466,7 @@ TEST(ParserTest, GojqErrorMessages) {
 }
 
 std::string ReadSharedFile(const std::string& relative) {
-  std::ifstream in(std::string(WMAP_SHARED_DIR) + "/conformance/jq/gojq/" + relative,
+  std::ifstream in(::wmap::test_files::SharedDir().string() + "/conformance/jq/gojq/" + relative,
                    std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();

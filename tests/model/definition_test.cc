@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "shared_data.h"
 #include "test_files.h"
 #include "wmap/definition.h"
 
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 
 using test_files::ReadFile;
 
-fs::path Upstream() { return fs::path(WMAP_SHARED_DIR) / "conformance" / "upstream"; }
+fs::path Upstream() { return ::wmap::test_files::SharedDir() / "conformance" / "upstream"; }
 fs::path TestData() { return fs::path(WMAP_SOURCE_DIR) / "tests" / "model" / "testdata"; }
 
 // "line:col: message" for each error (the file name is checked separately).

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "shared_data.h"
 #include "test_files.h"
 #include "wmap/definition.h"
 
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 using test_files::ReadFile;
 
 fs::path Source() { return fs::path(WMAP_SOURCE_DIR); }
-fs::path Upstream() { return fs::path(WMAP_SHARED_DIR) / "conformance" / "upstream"; }
+fs::path Upstream() { return ::wmap::test_files::SharedDir() / "conformance" / "upstream"; }
 
 std::vector<std::string> Findings(const LoadResult& r) {
   std::vector<std::string> out;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "shared_data.h"
 #include "wmap/json.h"
 
 namespace wmap {
@@ -36,7 +37,7 @@ CommandRun Wmap(const std::string& args) {
 }
 
 std::string Upstream(const std::string& rel) {
-  return (fs::path(WMAP_SHARED_DIR) / "conformance" / "upstream" / rel).string();
+  return (::wmap::test_files::SharedDir() / "conformance" / "upstream" / rel).string();
 }
 std::string TestData(const std::string& name) {
   return (fs::path(WMAP_SOURCE_DIR) / "tests" / "model" / "testdata" / name).string();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "shared_data.h"
 #include "test_files.h"
 #include "wmap/definition.h"
 #include "wmap/workload.h"
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 
 using test_files::ReadFile;
 
-fs::path Upstream() { return fs::path(WMAP_SHARED_DIR) / "conformance" / "upstream"; }
+fs::path Upstream() { return ::wmap::test_files::SharedDir() / "conformance" / "upstream"; }
 
 Definition CatalogDefinition(const std::string& name) {
   LoadResult r = LoadDefinitions(ReadFile(Upstream() / "catalog" / (name + ".yaml")), name);

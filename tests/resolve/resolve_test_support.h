@@ -1,5 +1,5 @@
 // Shared fixtures of the resolve tests: files, upstream catalog definitions and JSON literals.
-// Catalog files are read from the shared folder at run time (WMAP_SHARED_DIR).
+// Catalog files are read from the shared folder at run time (SharedDir).
 #ifndef WMAP_TESTS_RESOLVE_RESOLVE_TEST_SUPPORT_H_
 #define WMAP_TESTS_RESOLVE_RESOLVE_TEST_SUPPORT_H_
 
@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "shared_data.h"
 #include "test_files.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
@@ -18,7 +19,7 @@ using test_files::ReadFile;
 
 // The text of upstream's catalog definition `name` (e.g. "batch-job-v1").
 inline std::string CatalogText(const std::string& name) {
-  return ReadFile(std::filesystem::path(WMAP_SHARED_DIR) / "conformance/upstream/catalog" /
+  return ReadFile(::wmap::test_files::SharedDir() / "conformance/upstream/catalog" /
                   (name + ".yaml"));
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "resolve/resolve_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/tree.h"
@@ -141,7 +142,7 @@ TEST(TreeTest, TotalsFromTemplatesWhenNoPodsAreGiven) {
 }
 
 TEST(TreeTest, UpstreamSampleWorkloads) {
-  fs::path samples = fs::path(WMAP_SHARED_DIR) / "conformance/upstream/samples/workloads";
+  fs::path samples = ::wmap::test_files::SharedDir() / "conformance/upstream/samples/workloads";
   // lws-running: 1 group of size 2, 50m/32Mi per pod.
   Result<WorkloadTree> lws = BuildTree(Catalog("leaderworkerset-x-k8s-io-leaderworkerset-v1"),
                                        Documents(samples / "lws-running.yaml")[0], {}, {});

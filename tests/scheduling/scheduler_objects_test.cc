@@ -9,6 +9,7 @@
 #include <string>
 
 #include "scheduling_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/scheduling.h"
@@ -31,7 +32,7 @@ Value Yaml(std::string_view text) {
 }
 
 Definition JobSetDefinition() {
-  const fs::path path = fs::path(WMAP_SHARED_DIR) /
+  const fs::path path = ::wmap::test_files::SharedDir() /
                         "conformance/upstream/catalog/jobset-x-k8s-io-jobset-v1alpha2.yaml";
   LoadResult r = LoadDefinitions(ReadFile(path), path.string());
   EXPECT_TRUE(r.ok());

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "shared_data.h"
 #include "test_files.h"
 #include "wmap/json.h"
 #include "wmap/schema.h"
@@ -21,7 +22,7 @@ using test_files::ReadFile;
 inline const schema::SchemaSet& SchedulerSchemas() {
   static const schema::SchemaSet* set = [] {
     auto* s = new schema::SchemaSet();
-    const std::filesystem::path dir = std::filesystem::path(WMAP_SHARED_DIR) / "schemas";
+    const std::filesystem::path dir = ::wmap::test_files::SharedDir() / "schemas";
     for (const char* f :
          {"crds/scheduling.run.ai_podgroups.yaml", "crds/scheduling.volcano.sh_podgroups.yaml",
           "crds/scheduling.x-k8s.io_podgroups.yaml", "crds/kueue.x-k8s.io_workloads.yaml",

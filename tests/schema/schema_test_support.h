@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "shared_data.h"
 #include "test_files.h"
 #include "wmap/json.h"
 #include "wmap/schema.h"
@@ -65,9 +66,7 @@ inline std::vector<std::string> Fields(const SchemaSet& set, std::string_view ob
   return out;
 }
 
-inline std::filesystem::path SharedSchemas() {
-  return std::filesystem::path(WMAP_SHARED_DIR) / "schemas";
-}
+inline std::filesystem::path SharedSchemas() { return ::wmap::test_files::SharedDir() / "schemas"; }
 
 // Every document of the shared schemas folder, loaded once.
 inline const SchemaSet& AllSchemas() {

@@ -221,8 +221,9 @@ bool IndexCommon(std::string_view name, IndexMode mode, const Value& in, Args ar
     ArrayIndices(in.items(), needle, limit, mode == IndexMode::kLast, &found);
   } else if (in.is_string() && x.is_string()) {
     StringIndices(in.as_string(), x.as_string(), &found);
-    if (mode == IndexMode::kFirst && found.size() > 1) found.resize(1);
-    if (mode == IndexMode::kLast && found.size() > 1) found.erase(found.begin(), found.end() - 1);
+    // Only the first or last index matters for kFirst and kLast; swapping instead of resizing
+    // keeps GCC 12's -Warray-bounds quiet at -O3.
+    if (mode == IndexMode::kLast && found.size() > 1) std::swap(found.front(), found.back());
   } else {
     return Fail(out, FuncArgsTypeError(name, args, in));
   }

@@ -12,7 +12,7 @@ namespace wmap::jq::eval {
 namespace {
 
 Status InvalidPath(Runtime& rt, const Value& v) {
-  return rt.Fail("invalid path against: " + TypeErrorPreview(v));
+  return rt.FailInvalidPath("invalid path against: " + TypeErrorPreview(v));
 }
 
 }  // namespace

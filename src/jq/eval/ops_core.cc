@@ -10,7 +10,7 @@ namespace wmap::jq::eval {
 namespace {
 
 Status InvalidPath(Runtime& rt, const Value& v) {
-  return rt.Fail("invalid path against: " + TypeErrorPreview(v));
+  return rt.FailInvalidPath("invalid path against: " + TypeErrorPreview(v));
 }
 
 Value AppendPath(const Value& path, Value key) {
@@ -288,7 +288,7 @@ Status IteratePaths(Runtime& rt, const Value* path, const Value& v, bool optiona
   }
   if (path == nullptr) {
     if (optional) return Status::kOk;
-    return rt.Fail("invalid path on iterating against: " + TypeErrorPreview(v));
+    return rt.FailInvalidPath("invalid path on iterating against: " + TypeErrorPreview(v));
   }
   if (v.is_array()) {
     int64_t i = 0;

@@ -55,17 +55,26 @@ Runtime::Runtime(const RunContext& context) : context_(context), native_context_
 Status Runtime::Fail(std::string message) {
   error_value_ = Value::String(std::move(message));
   error_is_user_ = false;
+  error_is_invalid_path_ = false;
   return Status::kError;
+}
+
+Status Runtime::FailInvalidPath(std::string message) {
+  Status s = Fail(std::move(message));
+  error_is_invalid_path_ = true;
+  return s;
 }
 
 Status Runtime::FailWith(Value value) {
   error_value_ = std::move(value);
+  error_is_invalid_path_ = false;
   error_is_user_ = false;
   return Status::kError;
 }
 
 Status Runtime::Throw(Value value) {
   error_value_ = std::move(value);
+  error_is_invalid_path_ = false;
   error_is_user_ = true;
   return Status::kError;
 }

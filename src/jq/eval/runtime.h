@@ -60,6 +60,8 @@ class Runtime {
   // Errors. Fail() raises an evaluator error whose value is the message (catchable by try);
   // Throw() raises a user error (error/1) with any value.
   Status Fail(std::string message);
+  // Fail() for a value met where a path was needed (gojq's "invalid path ..." errors).
+  Status FailInvalidPath(std::string message);
   // An evaluator error with any value (errors reported by natives).
   Status FailWith(Value value);
   Status Throw(Value value);
@@ -69,6 +71,7 @@ class Runtime {
   Value TakeError();
   const Value& error_value() const { return error_value_; }
   bool error_is_user() const { return error_is_user_; }
+  bool error_is_invalid_path() const { return error_is_invalid_path_; }
   const std::string& budget_message() const { return budget_message_; }
   int exit_code() const { return exit_code_; }
 
@@ -124,6 +127,7 @@ class Runtime {
   uint64_t label_counter_ = 0;
   uint64_t break_label_ = 0;
   Value error_value_;
+  bool error_is_invalid_path_ = false;
   bool error_is_user_ = false;
   int exit_code_ = 5;
   std::string budget_message_;

@@ -1,0 +1,41 @@
+// Kubernetes object metadata as every layer reads it: string fields, the controller owner
+// reference and API groups. One rule for ownership everywhere: an object belongs to the object
+// named by its ownerReference with `controller: true`, and to nothing else (the garbage
+// collector's and upstream's rule); other owner references never attribute an object.
+#ifndef WMAP_META_H_
+#define WMAP_META_H_
+
+#include <string_view>
+
+#include "wmap/export.h"
+
+#include "wmap/value.h"
+
+WMAP_PUBLIC_BEGIN
+
+namespace wmap::meta {
+
+// The longest controller chain followed from an object up to its workload, as upstream's walker:
+// a pod is at most this many controller hops below the workload it belongs to.
+inline constexpr int kMaxControllerDepth = 6;
+
+// object.<key> when it is a string, else "".
+std::string_view StringField(const Value& object, std::string_view key);
+// object.metadata.<key> when it is a string, else "".
+std::string_view MetadataField(const Value& object, std::string_view key);
+
+// The first metadata.ownerReferences[] entry with `controller: true`, or nullptr.
+const Value* ControllerReference(const Value& object);
+// The uid of ControllerReference(object), or "" when there is none.
+std::string_view ControllerUid(const Value& object);
+// True when metadata.ownerReferences lists at least one owner (controller or not).
+bool HasOwnerReferences(const Value& object);
+
+// The group of an apiVersion: "apps/v1" -> "apps", "v1" -> "".
+std::string_view ApiGroup(std::string_view api_version);
+
+}  // namespace wmap::meta
+
+WMAP_PUBLIC_END
+
+#endif  // WMAP_META_H_

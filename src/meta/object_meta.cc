@@ -1,0 +1,51 @@
+// Metadata fields and the controller owner reference.
+#include "wmap/meta.h"
+
+namespace wmap::meta {
+
+std::string_view StringField(const Value& object, std::string_view key) {
+  const Value* v = object.find(key);
+  return v != nullptr && v->is_string() ? v->as_string() : std::string_view();
+}
+
+std::string_view MetadataField(const Value& object, std::string_view key) {
+  const Value* metadata = object.find("metadata");
+  return metadata != nullptr ? StringField(*metadata, key) : std::string_view();
+}
+
+namespace {
+
+const Value* OwnerReferences(const Value& object) {
+  const Value* metadata = object.find("metadata");
+  const Value* refs = metadata != nullptr ? metadata->find("ownerReferences") : nullptr;
+  return refs != nullptr && refs->is_array() ? refs : nullptr;
+}
+
+}  // namespace
+
+const Value* ControllerReference(const Value& object) {
+  const Value* refs = OwnerReferences(object);
+  if (refs == nullptr) return nullptr;
+  for (const Value& ref : refs->items()) {
+    const Value* controller = ref.find("controller");
+    if (controller != nullptr && controller->is_bool() && controller->as_bool()) return &ref;
+  }
+  return nullptr;
+}
+
+std::string_view ControllerUid(const Value& object) {
+  const Value* ref = ControllerReference(object);
+  return ref != nullptr ? StringField(*ref, "uid") : std::string_view();
+}
+
+bool HasOwnerReferences(const Value& object) {
+  const Value* refs = OwnerReferences(object);
+  return refs != nullptr && refs->size() > 0;
+}
+
+std::string_view ApiGroup(std::string_view api_version) {
+  size_t slash = api_version.find('/');
+  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+}
+
+}  // namespace wmap::meta
