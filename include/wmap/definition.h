@@ -26,6 +26,11 @@
 #include "wmap/status.h"
 #include "wmap/value.h"
 
+namespace wmap {
+// Builds Definitions (src/model); a friend of Definition, never part of the API.
+class __attribute__((visibility("hidden"))) DefinitionLoader;
+}  // namespace wmap
+
 WMAP_PUBLIC_BEGIN
 
 namespace wmap {

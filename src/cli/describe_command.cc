@@ -187,6 +187,7 @@ int RunDescribeCommand(std::span<const std::string> args, const CommandIo& io) {
                     DefinitionResolver::NoDefinition(u).Located() + " (not described)");
     }
   }
+  if (std::string w = split.uncontrolled.Warning(); !w.empty()) ReportWarning(io, "describe", w);
   OutputBuffer out(io.out_fd);
   int exit_code = kExitOk;
   bool first = true;

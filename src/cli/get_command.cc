@@ -248,6 +248,7 @@ int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
   std::vector<std::pair<std::string, int>> undefined;
   std::map<std::string, size_t> undefined_index;
   bool have_pods = false;
+  UncontrolledPods uncontrolled;
 
   ObjectReader reader(input.files, io);
   InputObject object;
@@ -255,8 +256,9 @@ int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
   while (reader.Next(&object, &read_error)) {
     if (read_error) return ReportError(io, "get", output, *read_error);
     const Value& v = object.value;
-    std::string_view owner = ControllerOwnerUid(v);
+    std::string_view owner = ControllerUid(v);
     owners.Add(object.Uid(), owner);
+    if (IsUncontrolledPod(v)) uncontrolled.Add(object);
     if (IsPod(v)) {
       PodLink link;
       link.owner_uid = std::string(owner.empty() ? object.Uid() : owner);
@@ -333,6 +335,7 @@ int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
     }
     rows.push_back(std::move(row));
   }
+  if (std::string w = uncontrolled.Warning(); !w.empty()) ReportWarning(io, "get", w);
 
   // Rows owned by another given object are children, not workloads.
   std::vector<Row> workloads;

@@ -72,6 +72,7 @@ std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const Comman
     ReportWarning(io, command,
                   o.Where() + ": no definition for " + gvk + ", objects of this kind are skipped");
   }
+  if (std::string w = split.uncontrolled.Warning(); !w.empty()) ReportWarning(io, command, w);
   return std::nullopt;
 }
 

@@ -181,29 +181,12 @@ LoadOptions InputFlags::load_options() const {
 
 // ---- object fields ----
 
-std::string_view StringField(const Value& object, std::string_view key) {
-  const Value* v = object.find(key);
-  return v != nullptr && v->is_string() ? v->as_string() : std::string_view();
-}
-
-std::string_view MetadataField(const Value& object, std::string_view key) {
-  const Value* m = object.find("metadata");
-  return m != nullptr ? StringField(*m, key) : std::string_view();
-}
-
-std::string_view ControllerOwnerUid(const Value& object) {
-  const Value* m = object.find("metadata");
-  const Value* refs = m != nullptr ? m->find("ownerReferences") : nullptr;
-  if (refs == nullptr || !refs->is_array() || refs->size() == 0) return {};
-  for (const Value& r : refs->items()) {
-    const Value* c = r.find("controller");
-    if (c != nullptr && c->is_bool() && c->as_bool()) return StringField(r, "uid");
-  }
-  return StringField(refs->items()[0], "uid");
-}
-
 bool IsPod(const Value& object) {
   return StringField(object, "kind") == "Pod" && StringField(object, "apiVersion") == "v1";
+}
+
+bool IsUncontrolledPod(const Value& object) {
+  return IsPod(object) && meta::HasOwnerReferences(object) && ControllerUid(object).empty();
 }
 
 std::string InputObject::Where() const {
@@ -327,9 +310,22 @@ void OwnerIndex::Add(std::string_view uid, std::string_view owner_uid) {
   owners_.emplace(std::string(uid), std::string(owner_uid));
 }
 
+void UncontrolledPods::Add(const InputObject& pod) {
+  if (count_++ == 0) first_ = pod.Where() + " pod/" + std::string(pod.Name());
+}
+
+std::string UncontrolledPods::Warning() const {
+  if (count_ == 0) return "";
+  std::string subject = count_ == 1 ? "1 pod lists" : std::to_string(count_) + " pods list";
+  return subject +
+         " owner references but none with controller: true, so they belong to no workload "
+         "above them (ownership follows the controller reference only; first: " +
+         first_ + ")";
+}
+
 SplitResult SplitWorkloads(std::vector<InputObject> objects, const DefinitionResolver& resolver) {
   OwnerIndex index;
-  for (const InputObject& o : objects) index.Add(o.Uid(), ControllerOwnerUid(o.value));
+  for (const InputObject& o : objects) index.Add(o.Uid(), ControllerUid(o.value));
   // Which objects are workloads.
   std::vector<const CatalogEntry*> entries(objects.size(), nullptr);
   std::vector<bool> is_workload(objects.size(), false);
@@ -337,7 +333,8 @@ SplitResult SplitWorkloads(std::vector<InputObject> objects, const DefinitionRes
   SplitResult result;
   for (size_t i = 0; i < objects.size(); ++i) {
     const Value& v = objects[i].value;
-    std::string_view owner = ControllerOwnerUid(v);
+    std::string_view owner = ControllerUid(v);
+    if (IsUncontrolledPod(v)) result.uncontrolled.Add(objects[i]);
     bool owned_here = !owner.empty() && index.Contains(owner);
     if (owned_here || (IsPod(v) && !owner.empty())) continue;
     entries[i] = resolver.Find(v);
@@ -360,7 +357,7 @@ SplitResult SplitWorkloads(std::vector<InputObject> objects, const DefinitionRes
   for (size_t i = 0; i < objects.size(); ++i) {
     if (is_workload[i]) continue;
     const Value& v = objects[i].value;
-    std::string_view owner = ControllerOwnerUid(v);
+    std::string_view owner = ControllerUid(v);
     std::string_view root = index.RootOf(owner, is_root);
     if (root.empty()) {
       if (!owner.empty()) result.orphans.push_back(std::move(objects[i]));

@@ -43,6 +43,7 @@
 #include "cli/command.h"
 #include "wmap/catalog.h"
 #include "wmap/definition.h"
+#include "wmap/meta.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
 
@@ -140,12 +141,13 @@ struct InputObject {
   std::string_view Uid() const;
 };
 
-// Field accessors for any object.
-std::string_view StringField(const Value& object, std::string_view key);
-std::string_view MetadataField(const Value& object, std::string_view key);
-// The uid of the controller ownerReference ("" when none; the first owner when none is marked).
-std::string_view ControllerOwnerUid(const Value& object);
+// Field accessors and the controller owner (wmap/meta.h: controller references only).
+using meta::ControllerUid;
+using meta::MetadataField;
+using meta::StringField;
 bool IsPod(const Value& object);
+// A pod that lists owners but none with `controller: true`: it belongs to no workload above it.
+bool IsUncontrolledPod(const Value& object);
 
 // Progress on stderr for inputs that take long: silent unless stderr is a terminal and a second
 // has passed; redraws at most every 100 ms; Finish() clears the line.
@@ -220,10 +222,24 @@ struct WorkloadGroup {
   std::vector<Value> pods;      // input order
 };
 
+// Pods that list owners but none with `controller: true` (IsUncontrolledPod), counted as they
+// are read: they belong to no workload above them, so every command warns about them once.
+class UncontrolledPods {
+ public:
+  void Add(const InputObject& pod);
+  // One warning line for all of them, or "" when there were none.
+  std::string Warning() const;
+
+ private:
+  size_t count_ = 0;
+  std::string first_;  // "file:line:col pod/name" of the first one
+};
+
 struct SplitResult {
   std::vector<WorkloadGroup> workloads;  // input order
   std::vector<InputObject> orphans;      // owned objects whose chain reaches no workload
   std::vector<InputObject> undefined;    // unowned, non-Pod-child objects with no definition
+  UncontrolledPods uncontrolled;
 };
 
 SplitResult SplitWorkloads(std::vector<InputObject> objects, const DefinitionResolver& resolver);
@@ -233,11 +249,12 @@ SplitResult SplitWorkloads(std::vector<InputObject> objects, const DefinitionRes
 class OwnerIndex {
  public:
   void Add(std::string_view uid, std::string_view owner_uid);
-  // The first uid on the chain from `owner_uid` (inclusive) for which is_root(uid) holds, or "".
+  // The first uid on the chain from `owner_uid` (inclusive) for which is_root(uid) holds, or ""
+  // when none does within meta::kMaxControllerDepth hops (owner_uid is the first hop).
   template <typename IsRoot>
   std::string_view RootOf(std::string_view owner_uid, const IsRoot& is_root) const {
     std::string_view uid = owner_uid;
-    for (int hop = 0; hop < 16 && !uid.empty(); ++hop) {
+    for (int hop = 0; hop < meta::kMaxControllerDepth && !uid.empty(); ++hop) {
       if (is_root(uid)) return uid;
       auto it = owners_.find(std::string(uid));
       if (it == owners_.end()) return {};
