@@ -22,6 +22,7 @@ using test_support::CatalogDir;
 using test_support::ReadFile;
 
 TEST(RecordedFrames, ReplayThroughTheBuiltInCatalog) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   const fs::path dir = ::wmap::test_files::SharedDir() / "conformance/upstream/samples/recorded";
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());

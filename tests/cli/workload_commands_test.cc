@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/source_error.h"
+#include "shared_data.h"
 #include "test_files.h"
 #include "wmap/json.h"
 #include "wmap/yaml.h"
@@ -33,6 +34,9 @@ class WorkloadGolden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(WorkloadGolden, MatchesGoldenFile) {
   const GoldenCase& c = GetParam();
+  for (const std::string& arg : c.args) {
+    if (arg.starts_with("../shared/")) WMAP_NEEDS_SHARED(arg.substr(10));
+  }
   std::string input;
   if (c.input_file != nullptr) {
     input = test_files::ReadFile(std::string(WMAP_SOURCE_DIR) + "/" + c.input_file);

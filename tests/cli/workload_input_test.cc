@@ -293,6 +293,7 @@ TEST(ProgressTest, SilentOffTerminalAndAfterTheFirstSecondOnOne) {
 }
 
 TEST(DefinitionResolverTest, BuiltInOverriddenByFiles) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   InputFlags flags;
   DefinitionResolver builtin;
   ASSERT_FALSE(DefinitionResolver::Create(flags, NoTerminalIo(), &builtin).has_value());

@@ -6,6 +6,7 @@ usage:
   conformance.py baseline --wmap BIN --shared DIR [--baseline FILE]      rewrite the baseline
   conformance.py failures --wmap BIN --shared DIR [--out FILE]           KNOWN_DIFFERENCES.md
 
+Exits 77 (skipped) when DIR lacks tools/jqconf.py, or 1 under WMAP_REQUIRE_SHARED=1.
 `check` runs the reference measurement (DIR/tools/jqconf.py) on one corpus and fails when the
 pass count is below the committed baseline. `failures` re-runs every case with the same
 comparison rules as jqconf.py, lists each failing case and attaches the reason recorded in
@@ -195,6 +196,11 @@ def main():
     p.add_argument('--out')
     a = p.parse_args()
     a.wmap = os.path.abspath(a.wmap)
+    tool = os.path.join(a.shared, 'tools', 'jqconf.py')
+    if not os.path.exists(tool):
+        print(f'needs the shared data folder {os.path.normpath(a.shared)} (tools/jqconf.py and '
+              'conformance/jq; the `shared` folder next to the repository)')
+        return 1 if os.environ.get('WMAP_REQUIRE_SHARED') == '1' else 77
     return {'check': cmd_check, 'baseline': cmd_baseline, 'failures': cmd_failures}[a.command](a)
 
 

@@ -474,6 +474,7 @@ std::string ReadSharedFile(const std::string& relative) {
 }
 
 TEST(ParserTest, GojqErrorMessagesForFiles) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   struct FileCase {
     std::string file, text;
   };

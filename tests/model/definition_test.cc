@@ -48,6 +48,7 @@ std::vector<fs::path> YamlFiles(const fs::path& dir) {
 }
 
 TEST(CatalogTest, EveryUpstreamCatalogDefinitionLoads) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   std::vector<fs::path> files = YamlFiles(Upstream() / "catalog");
   ASSERT_EQ(files.size(), 23u);
   for (const fs::path& file : files) {
@@ -66,6 +67,7 @@ TEST(CatalogTest, EveryUpstreamCatalogDefinitionLoads) {
 }
 
 TEST(CatalogTest, VersionTwoSamplesLoad) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   for (const fs::path& file : YamlFiles(Upstream() / "samples" / "docs-samples")) {
     LoadResult r = LoadDefinitions(ReadFile(file), file.string());
     EXPECT_TRUE(r.ok()) << file << ": " << (r.errors.empty() ? "" : r.errors[0].ToString());
@@ -73,6 +75,7 @@ TEST(CatalogTest, VersionTwoSamplesLoad) {
 }
 
 TEST(CatalogTest, LegacySamplesWithoutLeadingDotsAreRejectedWithPositions) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   for (const fs::path& file : YamlFiles(Upstream() / "samples" / "docs-samples-legacy")) {
     LoadResult r = LoadDefinitions(ReadFile(file), file.filename().string());
     std::string name = file.filename().string();
@@ -101,6 +104,7 @@ TEST(CatalogTest, LegacySamplesWithoutLeadingDotsAreRejectedWithPositions) {
 }
 
 TEST(CatalogTest, ModelHoldsEveryField) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   LoadResult r = LoadDefinitions(
       ReadFile(Upstream() / "catalog" / "nvidia-com-dynamographdeployment-v1alpha1.yaml"), "dgd");
   ASSERT_TRUE(r.ok());
@@ -141,6 +145,7 @@ TEST(CatalogTest, ModelHoldsEveryField) {
 }
 
 TEST(CatalogTest, SuspendActionsAndSelectors) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   LoadResult r = LoadDefinitions(
       ReadFile(Upstream() / "catalog" / "leaderworkerset-x-k8s-io-leaderworkerset-v1.yaml"), "lws");
   ASSERT_TRUE(r.ok());

@@ -106,6 +106,7 @@ TEST(WorkloadDefinitionTest, ParsedGangsAndPodsPerReplica) {
 
 // Every upstream catalog definition loads unchanged as a WorkloadDefinition.
 TEST(WorkloadDefinitionTest, EveryKartaIsAWorkloadDefinition) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   for (const auto& entry : fs::directory_iterator(Upstream() / "catalog")) {
     std::string text = ReadFile(entry.path());
     LoadResult karta = LoadDefinitions(text, "karta.yaml");
@@ -136,6 +137,7 @@ TEST(WorkloadDefinitionTest, KartaRulesAreUnchanged) {
 }
 
 TEST(WorkloadDefinitionTest, KartaRefusesTheExtensions) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   std::string text = ReadFile(Upstream() / "catalog/jobset-x-k8s-io-jobset-v1alpha2.yaml");
   std::string with_ppr = Replace(
       text,
@@ -177,6 +179,7 @@ TEST(WorkloadDefinitionTest, KartaRefusesTheExtensions) {
 }
 
 TEST(WorkloadDefinitionTest, ApiVersionAndKindGoTogether) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   std::string text = ReadFile(Upstream() / "catalog/batch-job-v1.yaml");
   LoadResult r = LoadDefinitions(
       Replace(text, "apiVersion: run.ai/v1alpha1", "apiVersion: workloadmap.dev/v1alpha1"), "x");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "resolve/resolve_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/tree.h"
@@ -71,6 +72,7 @@ std::vector<std::string> PodNames(const InstanceNode& instance) {
 }
 
 TEST(AttributionTest, JobSetPodsGoToTheirReplicatedJob) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Live live = LoadLive({"jobset-live.yaml", "jobset-live-pods.yaml"});
   ASSERT_EQ(live.children.size(), 3u);
   ASSERT_EQ(live.pods.size(), 6u);
@@ -129,6 +131,7 @@ TEST(AttributionTest, JobSetPodsGoToTheirReplicatedJob) {
 }
 
 TEST(AttributionTest, APodListedTwiceCountsOnce) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Live live = LoadLive({"jobset-live.yaml", "jobset-live-pods.yaml"});
   std::vector<Value> pods{live.pods[0], live.pods[0]};
   Result<WorkloadTree> tree =
@@ -140,6 +143,7 @@ TEST(AttributionTest, APodListedTwiceCountsOnce) {
 }
 
 TEST(AttributionTest, JobSetPodsWithoutTheirJobsAreNotAttributed) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Live live = LoadLive({"jobset-live.yaml", "jobset-live-pods.yaml"});
   Result<WorkloadTree> tree =
       BuildTree(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), live.workload, {}, live.pods);
@@ -151,6 +155,7 @@ TEST(AttributionTest, JobSetPodsWithoutTheirJobsAreNotAttributed) {
 }
 
 TEST(AttributionTest, UnknownInstanceAndBadKeysAreListed) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Live live = LoadLive({"jobset-live.yaml"});
   // Owned through a real Job, but naming a replicated job the JobSet does not have, or none.
   Value ghost = Json(R"({"apiVersion": "v1", "kind": "Pod", "metadata": {
@@ -174,6 +179,7 @@ TEST(AttributionTest, UnknownInstanceAndBadKeysAreListed) {
 }
 
 TEST(AttributionTest, LeaderWorkerSetWalksThroughLeaderPods) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Live live = LoadLive({"lws-live.yaml"});
   ASSERT_EQ(live.children.size(), 3u);  // leader StatefulSet, two worker StatefulSets
   ASSERT_EQ(live.pods.size(), 6u);
@@ -222,6 +228,7 @@ TEST(AttributionTest, LeaderWorkerSetWalksThroughLeaderPods) {
 }
 
 TEST(AttributionTest, WorkersAreLostWithoutTheirStatefulSet) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Live live = LoadLive({"lws-live.yaml"});
   std::vector<Value> children;
   for (const Value& c : live.children) {
@@ -334,6 +341,7 @@ TEST(AttributionTest, OwnerChainDepthAndAdditionalChildKinds) {
 }
 
 TEST(AttributionTest, APodDefinitionOwnsThePodItself) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Value pod = Json(R"({"apiVersion": "v1", "kind": "Pod",
       "metadata": {"name": "solo", "namespace": "default", "uid": "u-solo"},
       "spec": {"nodeName": "n1", "containers": [{"name": "c", "resources": {

@@ -44,6 +44,7 @@ std::string TestData(const std::string& name) {
 }
 
 TEST(ValidateCommandTest, ValidInvalidAndUsage) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   std::string jobset = Upstream("catalog/jobset-x-k8s-io-jobset-v1alpha2.yaml");
   CommandRun ok = Wmap("validate " + jobset);
   EXPECT_EQ(ok.status, 0);
@@ -72,6 +73,7 @@ TEST(ValidateCommandTest, StandardInputAndOneLinePerProblem) {
 }
 
 TEST(StatusCommandTest, JsonAndText) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   std::string def = Upstream("catalog/ray-io-raycluster-v1.yaml");
   std::string obj = Upstream("samples/workloads/raycluster-running.yaml");
   CommandRun json_run = Wmap("status --definition " + def + " -f " + obj + " -o json");
@@ -91,6 +93,7 @@ TEST(StatusCommandTest, JsonAndText) {
 }
 
 TEST(InspectCommandTest, ComponentsInstancesAndScale) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   CommandRun r = Wmap("inspect --definition " + Upstream("catalog/ray-io-raycluster-v1.yaml") +
                       " -f " + Upstream("samples/workloads/raycluster-running.yaml") + " -o json");
   ASSERT_EQ(r.status, 0);

@@ -76,6 +76,7 @@ const std::set<std::pair<std::string, size_t>> kJobSetAllZeroFrames = {
 };
 
 TEST(RecordedTest, EveryFrameReplaysWithItsRecordedState) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   size_t frames_checked = 0;
   std::set<std::pair<std::string, size_t>> exceptions_seen;
   for (const fs::path& file : RecordedFiles()) {
@@ -103,6 +104,7 @@ TEST(RecordedTest, EveryFrameReplaysWithItsRecordedState) {
 }
 
 TEST(RecordedTest, JobSetFramesReplayUnderTheGoCatalogExpression) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   // The expression the recordings were made with (NOTICE), in place of the catalog's.
   std::string text = ReadFile(Upstream() / "catalog" / "jobset-x-k8s-io-jobset-v1alpha2.yaml");
   const std::string from = "expression: ((.status.replicatedJobsStatus // []) | length) > 0";
@@ -177,6 +179,7 @@ void ExpectResolves(const std::string& sample, const std::string& karta,
 }
 
 TEST(WorkloadsTest, SampleManifestsResolve) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   // Deployment: spec.replicas 3; the ReplicaSet child has no paths.
   ExpectResolves("cli-testdata-deployment.yaml", "apps-deployment-v1",
                  {{"deployment", "", {{"", 3, {}, {}}}, true},
@@ -206,6 +209,7 @@ TEST(WorkloadsTest, SampleManifestsResolve) {
 }
 
 TEST(WorkloadsTest, DynamoFragmentsFollowServiceOrder) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Result<Value> object =
       yaml::Parse(ReadFile(Upstream() / "samples" / "workloads" / "dynamo-running.yaml"));
   ASSERT_TRUE(object.ok());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "resolve/resolve_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/gang.h"
 #include "wmap/json.h"
@@ -576,6 +577,7 @@ TEST(GangPlanTest, BadSubGroupMinimaAndAttributes) {
 // --- Karta forms ----------------------------------------------------------------------------
 
 TEST(GangPlanKartaTest, PodGroupsAlphaOneGangPerKeyTuple) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition d = test_support::Catalog("jobset-x-k8s-io-jobset-v1alpha2");
   std::vector<Value> objects = Objects("jobset");
   std::vector<Value> pods(objects.begin() + 1, objects.end() - 1);
@@ -602,6 +604,7 @@ TEST(GangPlanKartaTest, PodGroupsAlphaOneGangPerKeyTuple) {
 }
 
 TEST(GangPlanKartaTest, PodGroupV2FlatSubGroups) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   std::string text = CatalogText("ray-io-raycluster-v1");
   size_t at = text.find("  optimizationInstructions:");
   ASSERT_NE(at, std::string::npos);
@@ -638,6 +641,7 @@ TEST(GangPlanKartaTest, PodGroupV2FlatSubGroups) {
 }
 
 TEST(GangPlanKartaTest, PodGroupV2SubGroupMustNameAComponent) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   std::string text = CatalogText("ray-io-raycluster-v1");
   size_t at = text.find("  optimizationInstructions:");
   ASSERT_NE(at, std::string::npos);
@@ -653,6 +657,7 @@ TEST(GangPlanKartaTest, PodGroupV2SubGroupMustNameAComponent) {
 }
 
 TEST(GangPlanKartaTest, NoGangInstructionsNoGangs) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition d = test_support::Catalog("apps-deployment-v1");
   Value deployment = test_support::Json(
       R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},

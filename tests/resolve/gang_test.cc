@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "resolve/resolve_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/workload.h"
@@ -55,6 +56,7 @@ const Value& Named(const std::vector<Value>& docs, std::string_view name) {
 }
 
 TEST(GangTest, DeprecatedFormJobSet) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition d = Load(CatalogText("jobset-x-k8s-io-jobset-v1alpha2"));
   std::vector<Value> jobset = Documents("jobset-live.yaml");
   std::vector<Value> pods = Documents("jobset-live-pods.yaml");
@@ -87,6 +89,7 @@ TEST(GangTest, DeprecatedFormJobSet) {
 }
 
 TEST(GangTest, DeprecatedFormLeaderWorkerSetGroupsByGroupIndex) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition d = Load(CatalogText("leaderworkerset-x-k8s-io-leaderworkerset-v1"));
   std::vector<Value> docs = Documents("lws-live.yaml");
   Workload w(d, docs[0]);
@@ -121,6 +124,7 @@ constexpr const char* kLwsPodGroup = R"(    gangScheduling:
 )";
 
 TEST(GangTest, NewerFormFlatSubGroups) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition d = WithGang("leaderworkerset-x-k8s-io-leaderworkerset-v1", kLwsPodGroup);
   std::vector<Value> docs = Documents("lws-live.yaml");
   Workload w(d, docs[0]);
@@ -160,6 +164,7 @@ TEST(GangTest, NewerFormFlatSubGroups) {
 }
 
 TEST(GangTest, NewerFormParentSubGroupMatchesThroughItsChildren) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition d = WithGang("leaderworkerset-x-k8s-io-leaderworkerset-v1",
                           "    gangScheduling:\n      podGroup:\n        name: g\n"
                           "        subGroups:\n          - componentName: group\n");
@@ -176,6 +181,7 @@ TEST(GangTest, NewerFormParentSubGroupMatchesThroughItsChildren) {
 }
 
 TEST(GangTest, NewerFormWithoutSubGroupsSizesTheWholeWorkload) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition d = WithGang("jobset-x-k8s-io-jobset-v1alpha2",
                           "    gangScheduling:\n      podGroup:\n        name: all\n");
   std::vector<Value> jobset = Documents("jobset-live.yaml");
@@ -189,6 +195,7 @@ TEST(GangTest, NewerFormWithoutSubGroupsSizesTheWholeWorkload) {
 }
 
 TEST(GangTest, NewerFormErrors) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   // A subgroup whose subtree scale is 0.
   Definition d = WithGang("jobset-x-k8s-io-jobset-v1alpha2",
                           "    gangScheduling:\n      podGroup:\n        name: all\n"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "resolve/resolve_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/patch.h"
@@ -164,6 +165,7 @@ TEST(ParseTest, ImagesAndKeyValues) {
 }
 
 TEST(MutateTest, EveryInstanceChangesWhereTheDefinitionReadsAndNothingElse) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   PodChanges changes;
   changes.scheduler_name = "kai-scheduler";
@@ -204,6 +206,7 @@ TEST(MutateTest, EveryInstanceChangesWhereTheDefinitionReadsAndNothingElse) {
 }
 
 TEST(MutateTest, OneInstanceOnly) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   PodChanges changes;
   changes.scheduler_name = "kai-scheduler";
@@ -221,6 +224,7 @@ TEST(MutateTest, OneInstanceOnly) {
 }
 
 TEST(MutateTest, ImagesByContainerNameOrEveryContainer) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   PodChanges named;
   named.images = {*ParseImageChange("trainer=img:2")};
@@ -254,6 +258,7 @@ TEST(MutateTest, ImagesByContainerNameOrEveryContainer) {
 }
 
 TEST(MutateTest, UnknownComponentOrInstanceIsNotFound) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   PodChanges changes;
   changes.scheduler_name = "s";
@@ -278,6 +283,7 @@ TEST(MutateTest, UnknownComponentOrInstanceIsNotFound) {
 }
 
 TEST(MutateTest, LeaderWorkerSetComponents) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition lws = Catalog("leaderworkerset-x-k8s-io-leaderworkerset-v1");
   Value object = Json(R"({"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
     "metadata": {"name": "vllm"},
@@ -317,6 +323,7 @@ const char* kDynamo = R"({"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGr
                "mainContainer": {"name": "main", "image": "dyn:1", "args": ["serve"]}}}}}})";
 
 TEST(MutateTest, FragmentsAreWrittenFieldByFieldWithoutCreatingNulls) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("nvidia-com-dynamographdeployment-v1alpha1"), Json(kDynamo));
   PodChanges changes;
   changes.labels = {{"tier", "gpu"}};
@@ -344,6 +351,7 @@ TEST(MutateTest, FragmentsAreWrittenFieldByFieldWithoutCreatingNulls) {
 }
 
 TEST(MutateTest, FragmentImagesAndMissingFragmentPaths) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("nvidia-com-dynamographdeployment-v1alpha1"), Json(kDynamo));
   PodChanges all;
   all.images = {*ParseImageChange("dyn:2")};
@@ -474,6 +482,7 @@ spec:
 }
 
 TEST(MutateTest, CorePodThroughIdentityPathAndIdempotence) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("core-pod-v1"), Json(R"({"apiVersion": "v1", "kind": "Pod",
     "metadata": {"name": "p", "namespace": "n"},
     "spec": {"containers": [{"name": "c", "image": "i"}]}, "status": {"phase": "Pending"}})"));
@@ -494,6 +503,7 @@ TEST(MutateTest, CorePodThroughIdentityPathAndIdempotence) {
 }
 
 TEST(MutateTest, EmptyChangesLeaveTheObjectAsItIs) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   PodChanges none;
   EXPECT_TRUE(none.empty());
@@ -533,6 +543,7 @@ TEST(MergePatchTest, RfcExamples) {
 }
 
 TEST(MergePatchTest, SmallestPatchAndRoundTrip) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Value from = Json(R"({"a": 1, "b": {"c": [1, 2], "d": "x", "e": {"f": 1}}, "g": true})");
   Value to = Json(R"({"a": 1, "b": {"c": [1, 3], "d": "x", "e": {"f": 1, "h": 2}}, "i": "new"})");
   Value patch = MergePatch(from, to);
@@ -599,6 +610,7 @@ TEST(JsonPatchTest, ApplyErrors) {
 
 // A mutation's JSON patch names exactly the changed fields of the pod templates.
 TEST(JsonPatchTest, MutationPatchIsPrecise) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   PodChanges changes;
   changes.tolerations = {*ParseToleration("spot=true:NoSchedule")};

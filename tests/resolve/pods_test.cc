@@ -7,6 +7,7 @@
 #include <string>
 
 #include "resolve/resolve_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/workload.h"
@@ -20,6 +21,7 @@ using test_support::Json;
 namespace fs = std::filesystem;
 
 TEST(PodsTest, LeaderWorkerSetSelectors) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition lws = Catalog("leaderworkerset-x-k8s-io-leaderworkerset-v1");
   PodQuerier q(lws);
   size_t leader = static_cast<size_t>(lws.FindComponent("leader"));
@@ -56,6 +58,7 @@ TEST(PodsTest, LeaderWorkerSetSelectors) {
 }
 
 TEST(PodsTest, SingleLeafClaimsEveryPodAndKeysNeedOneValue) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition jobset = Catalog("jobset-x-k8s-io-jobset-v1alpha2");
   PodQuerier q(jobset);
   Value pod =
@@ -97,6 +100,7 @@ spec:
 }
 
 TEST(GangTest, SubtreeScaleMultipliesParentsByChildren) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition jobset = Catalog("jobset-x-k8s-io-jobset-v1alpha2");
   Workload w(jobset, Json(R"({"spec": {"replicatedJobs": [
       {"name": "leader", "replicas": 1, "template": {"spec": {"parallelism": 1, "template": {}}}},

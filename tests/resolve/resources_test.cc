@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "resolve_test_support.h"
+#include "shared_data.h"
 #include "wmap/json.h"
 #include "wmap/resources.h"
 #include "wmap/workload.h"
@@ -187,6 +188,7 @@ TEST(EffectivePodResources, EmptyAndMalformedSpecs) {
 }
 
 TEST(ResourceNeeds, JobSetTotalsAreTemplatesTimesReplicas) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   const Value jobset = Yaml(R"(
 apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -237,6 +239,7 @@ spec:
 }
 
 TEST(ResourceNeeds, MinimumUsesMinReplicas) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   const Value ray = Yaml(R"(
 apiVersion: ray.io/v1
 kind: RayCluster

@@ -117,6 +117,7 @@ TEST(QuantityTest, PodSpecRequestsCountInitContainersSidecarsAndOverhead) {
 }
 
 TEST(TreeTest, TotalsFromTemplatesWhenNoPodsAreGiven) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   std::vector<Value> docs = Documents(TestData("jobset-live.yaml"));
   Result<WorkloadTree> tree =
       BuildTree(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), docs[0], {}, {});
@@ -142,6 +143,7 @@ TEST(TreeTest, TotalsFromTemplatesWhenNoPodsAreGiven) {
 }
 
 TEST(TreeTest, UpstreamSampleWorkloads) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   fs::path samples = ::wmap::test_files::SharedDir() / "conformance/upstream/samples/workloads";
   // lws-running: 1 group of size 2, 50m/32Mi per pod.
   Result<WorkloadTree> lws = BuildTree(Catalog("leaderworkerset-x-k8s-io-leaderworkerset-v1"),
@@ -188,6 +190,7 @@ TEST(TreeTest, UpstreamSampleWorkloads) {
 }
 
 TEST(TreeTest, InstancesAreSortedAndEvaluationErrorsAreErrors) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Value jobset = Json(R"({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
       "metadata": {"name": "j", "uid": "u"}, "spec": {"replicatedJobs": [
         {"name": "zeta", "replicas": 1, "template": {"spec": {"parallelism": 1, "template": {}}}},
@@ -238,6 +241,7 @@ std::string Flatten(const WorkloadTree& t) {
 }
 
 TEST(TreeTest, OneDefinitionManyThreads) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition jobset = Catalog("jobset-x-k8s-io-jobset-v1alpha2");
   Definition lws = Catalog("leaderworkerset-x-k8s-io-leaderworkerset-v1");
   std::vector<Value> js = Documents(TestData("jobset-live.yaml"));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "resolve/resolve_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/workload.h"
@@ -35,6 +36,7 @@ const char* kJobSet = R"({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "Job
     "network": {}}})";
 
 TEST(UpdateTest, PodTemplatesZipByInstanceAndKeepFieldOrder) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   Result<Value> updated = w.UpdatePodTemplateSpecs(
       1, {{"workers", Json(R"({"b": 2})")}, {"leader", Json(R"({"b": 1})")}});
@@ -51,6 +53,7 @@ TEST(UpdateTest, PodTemplatesZipByInstanceAndKeepFieldOrder) {
 }
 
 TEST(UpdateTest, EveryInstanceNeedsAValue) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   Result<Value> updated = w.UpdatePodTemplateSpecs(1, {{"leader", Json("{}")}});
   ASSERT_FALSE(updated.ok());
@@ -60,6 +63,7 @@ TEST(UpdateTest, EveryInstanceNeedsAValue) {
 }
 
 TEST(UpdateTest, NonWritablePathsAreRefused) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   Result<Value> updated = w.UpdateReplicas(1, {{"leader", 1}, {"workers", 3}});
   ASSERT_FALSE(updated.ok());
@@ -75,6 +79,7 @@ TEST(UpdateTest, NonWritablePathsAreRefused) {
 }
 
 TEST(UpdateTest, AlternativeWithLiteralIsWritableOnlyWhenTheLeftExists) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition lws = Catalog("leaderworkerset-x-k8s-io-leaderworkerset-v1");
   int leader = lws.FindComponent("leader");
   ASSERT_GE(leader, 0);
@@ -116,6 +121,7 @@ spec:
 }
 
 TEST(UpdateTest, FragmentFieldsAllEmptyAreSkippedAndUndefinedPathsRefused) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Definition dynamo = Catalog("nvidia-com-dynamographdeployment-v1alpha1");
   Workload w(dynamo, Json(R"({"spec": {"services": {
       "Frontend": {"replicas": 1, "extraPodSpec": {"mainContainer": {"image": "a:1"}}},
@@ -149,6 +155,7 @@ TEST(UpdateTest, FragmentFieldsAllEmptyAreSkippedAndUndefinedPathsRefused) {
 }
 
 TEST(UpdateTest, SuspendAndResume) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   Result<Value> suspended = w.ApplySuspendActions(0);
   ASSERT_TRUE(suspended.ok()) << suspended.error().message;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "scheduling_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/gang.h"
 #include "wmap/json.h"
@@ -29,6 +30,7 @@ using test_support::ReadFile;
 class GangTypes : public testing::TestWithParam<std::string> {};
 
 TEST_P(GangTypes, EveryEmittedObjectValidates) {
+  WMAP_NEEDS_SHARED("schemas");
   const fs::path dir = fs::path(WMAP_SOURCE_DIR) / "tests/resolve/testdata/gangs";
   LoadResult loaded = LoadDefinitions(ReadFile(dir / (GetParam() + ".yaml")), GetParam());
   ASSERT_TRUE(loaded.ok()) << loaded.errors[0].ToString();

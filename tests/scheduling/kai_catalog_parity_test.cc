@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "scheduling_test_support.h"
+#include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/gang.h"
 #include "wmap/json.h"
@@ -107,6 +108,7 @@ void ExpectSpec(const Value& pod_group, const std::string& spec_yaml) {
 }
 
 TEST(KaiCatalogParity, JobSetParentPerReplicatedJobLeafPerJobIndex) {
+  WMAP_NEEDS_SHARED("schemas");
   KaiResult r = Kai("jobset-x-k8s-io-jobset-v1alpha2", R"(
 apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -146,6 +148,7 @@ subGroups:
 }
 
 TEST(KaiCatalogParity, JobSetInOrderStartupNeedsOneReplicatedJob) {
+  WMAP_NEEDS_SHARED("schemas");
   KaiResult r = Kai("jobset-x-k8s-io-jobset-v1alpha2", R"(
 apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -174,6 +177,7 @@ subGroups:
 }
 
 TEST(KaiCatalogParity, LeaderWorkerSetOnePodGroupPerGroup) {
+  WMAP_NEEDS_SHARED("schemas");
   KaiResult r = Kai("leaderworkerset-x-k8s-io-leaderworkerset-v1", R"(
 apiVersion: leaderworkerset.x-k8s.io/v1
 kind: LeaderWorkerSet
@@ -216,6 +220,7 @@ subGroups:
 }
 
 TEST(KaiCatalogParity, RayClusterHeadGroupAndWorkerGroupsWithAutoscalingMinimums) {
+  WMAP_NEEDS_SHARED("schemas");
   KaiResult r = Kai("ray-io-raycluster-v1", R"(
 apiVersion: ray.io/v1
 kind: RayCluster
@@ -277,6 +282,7 @@ subGroups:
 }
 
 TEST(KaiCatalogParity, PyTorchJobMasterAndWorkerSubGroups) {
+  WMAP_NEEDS_SHARED("schemas");
   KaiResult r = Kai("kubeflow-org-pytorchjob-v1", R"(
 apiVersion: kubeflow.org/v1
 kind: PyTorchJob
@@ -309,6 +315,7 @@ subGroups:
 }
 
 TEST(KaiCatalogParity, PyTorchJobElasticAndSchedulingPolicyMinimums) {
+  WMAP_NEEDS_SHARED("schemas");
   // elasticPolicy.minReplicas is the whole job's minimum for KAI; the workers get the rest.
   KaiResult elastic = Kai("kubeflow-org-pytorchjob-v1", R"(
 apiVersion: kubeflow.org/v1
@@ -349,6 +356,7 @@ subGroups:
 }
 
 TEST(KaiCatalogParity, MpiJobOneFlatGroup) {
+  WMAP_NEEDS_SHARED("schemas");
   for (const char* stem : {"kubeflow-org-mpijob-v2beta1", "kubeflow-org-mpijob-v1"}) {
     SCOPED_TRACE(stem);
     const std::string version = std::string(stem).substr(std::string(stem).rfind('-') + 1);
@@ -399,6 +407,7 @@ spec:
 }
 
 TEST(KaiCatalogParity, GrovePodGroupPerPodGangWithScaledScalingGroupReplicas) {
+  WMAP_NEEDS_SHARED("schemas");
   KaiResult r = Kai("grove-io-podcliqueset-v1alpha1", R"(
 apiVersion: grove.io/v1alpha1
 kind: PodCliqueSet
@@ -451,6 +460,7 @@ subGroups:
 }
 
 TEST(KaiCatalogParity, DynamoOnGroveGroupsByThePodGangsOfItsPodCliqueSet) {
+  WMAP_NEEDS_SHARED("schemas");
   for (const char* stem :
        {"nvidia-com-dynamographdeployment-v1beta1", "nvidia-com-dynamographdeployment-v1alpha1"}) {
     SCOPED_TRACE(stem);
@@ -506,6 +516,7 @@ subGroups:
 }
 
 TEST(KaiCatalogParity, KubeflowDistributedJobsOneFlatGroup) {
+  WMAP_NEEDS_SHARED("schemas");
   struct Case {
     const char* stem;
     const char* kind;
@@ -537,6 +548,7 @@ TEST(KaiCatalogParity, KubeflowDistributedJobsOneFlatGroup) {
 }
 
 TEST(KaiCatalogParity, RayJobAndRayServiceGroupTheirRayCluster) {
+  WMAP_NEEDS_SHARED("schemas");
   const std::string cluster = R"(
     enableInTreeAutoscaling: true
     headGroupSpec: {template: {spec: {containers: [{name: head, image: ray}]}}}
@@ -579,6 +591,7 @@ spec:
 }
 
 TEST(KaiCatalogParity, NotebookOnePodGroupOfItsPod) {
+  WMAP_NEEDS_SHARED("schemas");
   KaiResult r = Kai("kubeflow-org-notebook-v1", R"(
 apiVersion: kubeflow.org/v1
 kind: Notebook
@@ -592,6 +605,7 @@ spec:
 }
 
 TEST(KaiCatalogParity, CoreTypesOneGroupNeedingOnePodUnlessAnnotated) {
+  WMAP_NEEDS_SHARED("schemas");
   KaiResult job = Kai("batch-job-v1", R"(
 apiVersion: batch/v1
 kind: Job
@@ -640,6 +654,7 @@ spec: {containers: [{name: s, image: x}]}
 }
 
 TEST(KaiCatalogParity, CronJobOneGroupPerSpawnedJob) {
+  WMAP_NEEDS_SHARED("schemas");
   KaiResult r = Kai("batch-cronjob-v1", R"(
 apiVersion: batch/v1
 kind: CronJob
@@ -672,6 +687,7 @@ metadata:
 }
 
 TEST(KaiCatalogParity, DefaultGrouperTypesOneGroupNeedingOnePod) {
+  WMAP_NEEDS_SHARED("schemas");
   for (const char* stem : {"apps-replicaset-v1", "machinelearning-seldon-io-seldondeployment-v1",
                            "kubevirt-io-virtualmachineinstance-v1", "tekton-dev-pipelinerun-v1",
                            "tekton-dev-taskrun-v1"}) {

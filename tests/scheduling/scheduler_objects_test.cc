@@ -31,9 +31,12 @@ Value Yaml(std::string_view text) {
   return v.ok() ? *v : Value();
 }
 
+// Upstream's JobSet definition. Without the shared data the tests skip (WMAP_NEEDS_SHARED), but
+// the fixture is built first, so it falls back to the catalog's copy to have a definition at all.
 Definition JobSetDefinition() {
-  const fs::path path = ::wmap::test_files::SharedDir() /
-                        "conformance/upstream/catalog/jobset-x-k8s-io-jobset-v1alpha2.yaml";
+  const char* kFile = "jobset-x-k8s-io-jobset-v1alpha2.yaml";
+  fs::path path = ::wmap::test_files::SharedDir() / "conformance/upstream/catalog" / kFile;
+  if (!fs::exists(path)) path = fs::path(WMAP_SOURCE_DIR) / "catalog/karta" / kFile;
   LoadResult r = LoadDefinitions(ReadFile(path), path.string());
   EXPECT_TRUE(r.ok());
   return r.definitions.at(0);
@@ -139,6 +142,8 @@ class SchedulerObjectsTest : public testing::Test {
 };
 
 TEST_F(SchedulerObjectsTest, KaiPodGroupKeepsTheSubgroupTree) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   SchedulerObjects out = Build(Scheduler::kKai);
   ASSERT_EQ(out.objects.size(), 1u);
   const Value& pg = out.objects[0];
@@ -168,6 +173,8 @@ TEST_F(SchedulerObjectsTest, KaiPodGroupKeepsTheSubgroupTree) {
 }
 
 TEST_F(SchedulerObjectsTest, KaiRefusesAnUnknownPreemptibility) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   plans_.gangs[0].preemptibility = "sometimes";
   Result<SchedulerObjects> r = BuildSchedulerObjects(Scheduler::kKai, workload_, plans_);
   ASSERT_FALSE(r.ok());
@@ -178,6 +185,8 @@ TEST_F(SchedulerObjectsTest, KaiRefusesAnUnknownPreemptibility) {
 }
 
 TEST_F(SchedulerObjectsTest, VolcanoKeepsLeavesAsTasks) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   SchedulerObjects out = Build(Scheduler::kVolcano);
   ASSERT_EQ(out.objects.size(), 1u);
   EXPECT_EQ(json::ToCompactString(*out.objects[0].find("spec")),
@@ -193,6 +202,8 @@ TEST_F(SchedulerObjectsTest, VolcanoKeepsLeavesAsTasks) {
 }
 
 TEST_F(SchedulerObjectsTest, CoschedulingKeepsTheTotalAndSaysSo) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   SchedulerObjects out = Build(Scheduler::kCoscheduling);
   ASSERT_EQ(out.objects.size(), 1u);
   EXPECT_EQ(
@@ -204,6 +215,8 @@ TEST_F(SchedulerObjectsTest, CoschedulingKeepsTheTotalAndSaysSo) {
 }
 
 TEST_F(SchedulerObjectsTest, KueueHasAPodSetPerComponentInstance) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   SchedulerObjects out = Build(Scheduler::kKueue);
   ASSERT_EQ(out.objects.size(), 1u);
   const Value& spec = *out.objects[0].find("spec");
@@ -227,6 +240,8 @@ TEST_F(SchedulerObjectsTest, KueueHasAPodSetPerComponentInstance) {
 }
 
 TEST_F(SchedulerObjectsTest, KueueRefusesTooManyPodSets) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   SchedulingOptions options;
   options.max_pod_sets = 1;
   Result<SchedulerObjects> r = BuildSchedulerObjects(Scheduler::kKueue, workload_, plans_, options);
@@ -238,6 +253,8 @@ TEST_F(SchedulerObjectsTest, KueueRefusesTooManyPodSets) {
 }
 
 TEST_F(SchedulerObjectsTest, KueueMinCountWhenTheGangCanRunSmaller) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   plans_.gangs[0].sub_groups[4].min_member = 0;  // the second worker job is optional
   SchedulerObjects out = Build(Scheduler::kKueue);
   const Value& sets = *out.objects[0].find("spec")->find("podSets");
@@ -245,6 +262,8 @@ TEST_F(SchedulerObjectsTest, KueueMinCountWhenTheGangCanRunSmaller) {
 }
 
 TEST_F(SchedulerObjectsTest, KueueWithoutSubgroupsReadsTheComponents) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   plans_.gangs[0].sub_groups.clear();
   plans_.gangs[0].min_member = 9;
   SchedulerObjects out = Build(Scheduler::kKueue);
@@ -255,6 +274,8 @@ TEST_F(SchedulerObjectsTest, KueueWithoutSubgroupsReadsTheComponents) {
 }
 
 TEST_F(SchedulerObjectsTest, WorkloadApiHasOnePodGroupPerDefinitionGang) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   SchedulerObjects out = Build(Scheduler::kWorkloadApi);
   ASSERT_EQ(out.objects.size(), 1u);
   EXPECT_EQ(json::ToCompactString(*out.objects[0].find("spec")),
@@ -265,6 +286,8 @@ TEST_F(SchedulerObjectsTest, WorkloadApiHasOnePodGroupPerDefinitionGang) {
 }
 
 TEST_F(SchedulerObjectsTest, WorkloadApiGangsPerInstanceShareAPodGroup) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   GangPlan first = plans_.gangs[0];
   first.sub_groups.clear();
   first.min_member = 4;
@@ -284,6 +307,8 @@ TEST_F(SchedulerObjectsTest, WorkloadApiGangsPerInstanceShareAPodGroup) {
 }
 
 TEST(SchedulerObjects, WithoutUidThereIsNoOwnerReferenceAndAWarning) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
   Value object = Yaml(kJobSet);
   Value meta = *object.find("metadata");
   Value stripped = Value::EmptyObject();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "schema_test_support.h"
+#include "shared_data.h"
 
 namespace wmap::schema {
 namespace {
@@ -20,6 +21,7 @@ std::string Pod(std::string_view spec) {
 }
 
 TEST(BuiltinRulesTest, PodSpecs) {
+  WMAP_NEEDS_SHARED("schemas");
   const SchemaSet& set = CoreSchemas();
   EXPECT_THAT(Messages(set, Pod("{containers: [{name: main, image: busybox}]}")), IsEmpty());
   EXPECT_THAT(Messages(set, Pod("{containers: []}")),
@@ -43,6 +45,7 @@ TEST(BuiltinRulesTest, PodSpecs) {
 }
 
 TEST(BuiltinRulesTest, ResourceRequestsStayWithinLimits) {
+  WMAP_NEEDS_SHARED("schemas");
   const SchemaSet& set = CoreSchemas();
   auto resources = [](std::string_view r) {
     return Pod("{containers: [{name: main, image: busybox, resources: " + std::string(r) + "}]}");
@@ -65,6 +68,7 @@ TEST(BuiltinRulesTest, ResourceRequestsStayWithinLimits) {
 }
 
 TEST(BuiltinRulesTest, ControllersAdmitTheirRestartPoliciesAndMatchTheirSelectors) {
+  WMAP_NEEDS_SHARED("schemas");
   const SchemaSet& set = CoreSchemas();
   std::string deployment =
       "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "schema_test_support.h"
+#include "shared_data.h"
 
 namespace wmap::schema {
 namespace {
@@ -41,6 +42,7 @@ bool KnownWithoutSchema(const Value& object) {
 }
 
 TEST(CatalogTestDataTest, KindsListedWithoutSchemaReallyHaveNone) {
+  WMAP_NEEDS_SHARED("schemas");
   for (const KindWithoutSchema& k : kKindsWithoutSchema) {
     EXPECT_FALSE(testing::AllSchemas().Contains(k.api_version, k.kind))
         << k.api_version << " " << k.kind
@@ -73,6 +75,7 @@ std::vector<fs::path> ObjectFiles() {
 }
 
 TEST(CatalogTestDataTest, EveryObjectValidatesAgainstItsSchema) {
+  WMAP_NEEDS_SHARED("schemas");
   const SchemaSet& set = testing::AllSchemas();
   std::vector<fs::path> files = ObjectFiles();
   ASSERT_FALSE(files.empty());

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "schema_test_support.h"
+#include "shared_data.h"
 
 namespace wmap::schema {
 namespace {
@@ -19,6 +20,7 @@ using ::testing::IsEmpty;
 using testing::Messages;
 
 TEST(RealSchemasTest, EveryDocumentLoadsAndKindsAreIndexed) {
+  WMAP_NEEDS_SHARED("schemas");
   const SchemaSet& set = AllSchemas();
   std::vector<GroupVersionKind> kinds = set.Kinds();
   EXPECT_GT(kinds.size(), 200u);
@@ -94,6 +96,7 @@ std::string Replace(std::string_view text, std::string_view from, std::string_vi
 }
 
 TEST(RealSchemasTest, JobSet) {
+  WMAP_NEEDS_SHARED("schemas");
   const SchemaSet& set = CoreSchemas();
   EXPECT_THAT(Messages(set, kJobSet), IsEmpty());
   EXPECT_THAT(Messages(set, Replace(kJobSet, "parallelism: 4", "parallelism: four")),
@@ -157,6 +160,7 @@ status:
 )";
 
 TEST(RealSchemasTest, Pod) {
+  WMAP_NEEDS_SHARED("schemas");
   const SchemaSet& set = CoreSchemas();
   EXPECT_THAT(Messages(set, kPod), IsEmpty());
   EXPECT_THAT(
@@ -220,6 +224,7 @@ status:
 )";
 
 TEST(RealSchemasTest, PyTorchJob) {
+  WMAP_NEEDS_SHARED("schemas");
   const SchemaSet& set = CoreSchemas();
   EXPECT_THAT(Messages(set, kPyTorchJob), IsEmpty());
   EXPECT_THAT(Messages(set, Replace(kPyTorchJob, "replicas: 3", "replicas: \"3\"")),
@@ -238,6 +243,7 @@ TEST(RealSchemasTest, PyTorchJob) {
 }
 
 TEST(RealSchemasTest, BuiltinListsOnlyWarnAboutDuplicates) {
+  WMAP_NEEDS_SHARED("schemas");
   const SchemaSet& set = CoreSchemas();
   // The API server accepts duplicate container ports (with a warning).
   EXPECT_THAT(Messages(set, Replace(kPod, "- {containerPort: 29500, name: c10d, protocol: TCP}",
@@ -254,6 +260,7 @@ TEST(RealSchemasTest, BuiltinListsOnlyWarnAboutDuplicates) {
 }
 
 TEST(RealSchemasTest, DeploymentAndVirtualMachineInstance) {
+  WMAP_NEEDS_SHARED("schemas");
   const SchemaSet& set = CoreSchemas();
   EXPECT_THAT(Messages(set, R"(apiVersion: apps/v1
 kind: Deployment
