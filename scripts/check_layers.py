@@ -19,7 +19,7 @@ import sys
 # and the DEPENDS of src/*/CMakeLists.txt.
 LAYERS = {
     "value": [],
-    "schema": ["value"],
+    "schema": ["value", "meta"],
     "meta": ["value"],
     "jq": ["value"],
     "model": ["value", "meta", "jq"],
@@ -38,6 +38,7 @@ PUBLIC_HEADERS = {
     "json.h": "value",
     "yaml.h": "value",
     "meta.h": "meta",
+    "quantity.h": "meta",
     "schema.h": "schema",
     "jq.h": "jq",
     "definition.h": "model",

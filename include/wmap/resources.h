@@ -18,6 +18,7 @@
 
 #include "wmap/export.h"
 
+#include "wmap/quantity.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
 #include "wmap/workload.h"
@@ -29,12 +30,7 @@ namespace wmap {
 // Resource name -> amount (millicores for "cpu", units otherwise). Sorted by name.
 using ResourceList = std::map<std::string, int64_t, std::less<>>;
 
-// The amount of `quantity` (a Kubernetes resource.Quantity string such as "500m", "1.5Gi",
-// "2e3", or a JSON number) for `resource`, rounded up to the resource's unit.
-Result<int64_t> QuantityAmount(std::string_view resource, const Value& quantity);
-// A canonical quantity string for an amount: "250m" or "2" for CPU; "16Gi", "512Mi" or "1000"
-// for memory-like resources (binary suffixes when exact); the plain integer otherwise.
-std::string FormatAmount(std::string_view resource, int64_t amount);
+// Amounts are read and written by QuantityAmount and FormatAmount (wmap/quantity.h).
 
 // a += b, a = max(a, b) and a * n, per resource, saturating.
 void AddTo(ResourceList* a, const ResourceList& b);

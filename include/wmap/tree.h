@@ -40,12 +40,6 @@ WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
-// A Kubernetes resource.Quantity ("500m", "1.5Gi", "2e3", "4") as a number of base units.
-// Suffixes: binary Ki Mi Gi Ti Pi Ei, decimal n u m k M G T P E, and exponents e<n> / E<n>.
-// A JSON number is taken as is. Anything else is an error naming the text.
-Result<double> ParseQuantity(const Value& quantity);
-Result<double> ParseQuantity(std::string_view text);
-
 // Requested resources. Each quantity is rounded up to its unit (millicores, bytes, devices), as
 // Kubernetes' MilliValue()/Value() do, before summing.
 struct ResourceTotals {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "wmap/quantity.h"
+
 namespace wmap::cli {
 namespace {
 
@@ -47,34 +49,16 @@ std::optional<std::chrono::nanoseconds> ParseLimitDuration(std::string_view text
 }
 
 std::optional<uint64_t> ParseLimitBytes(std::string_view text) {
+  // Whole numbers only: a byte limit has no fraction, sign or exponent.
   std::string_view number = NumberPrefix(text, false);
   if (number.empty()) return std::nullopt;
-  std::string_view unit = text.substr(number.size());
-  struct Unit {
-    std::string_view name;
-    uint64_t factor;
-  };
-  static constexpr Unit kUnits[] = {
-      {"", 1},
-      {"k", 1000},
-      {"K", 1000},
-      {"M", 1000000},
-      {"G", 1000000000},
-      {"T", 1000000000000},
-      {"Ki", uint64_t{1} << 10},
-      {"Mi", uint64_t{1} << 20},
-      {"Gi", uint64_t{1} << 30},
-      {"Ti", uint64_t{1} << 40},
-  };
-  uint64_t factor = 0;
-  for (const Unit& u : kUnits) {
-    if (u.name == unit) factor = u.factor;
+  std::string_view suffix = text.substr(number.size());
+  if (!suffix.empty() && (suffix[0] == 'e' || suffix[0] == 'E' || suffix[0] == '.')) {
+    return std::nullopt;
   }
-  if (factor == 0) return std::nullopt;
-  uint64_t value = 0;
-  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
-  if (ec != std::errc() || value == 0 || value > UINT64_MAX / factor) return std::nullopt;
-  return value * factor;
+  Result<int64_t> amount = QuantityAmount("memory", text);
+  if (!amount.ok() || *amount <= 0) return std::nullopt;
+  return static_cast<uint64_t>(*amount);
 }
 
 std::optional<uint64_t> ParseLimitCount(std::string_view text) {

@@ -14,8 +14,8 @@ namespace wmap::cli {
 // m, h), as Go's time.ParseDuration takes them; at most a year.
 std::optional<std::chrono::nanoseconds> ParseLimitDuration(std::string_view text);
 
-// "512Mi", "2G", "1048576": a positive integer with an optional unit, binary (Ki, Mi, Gi, Ti)
-// or decimal (k, K, M, G, T) as Kubernetes quantities spell them.
+// "512Mi", "2G", "1048576": a positive whole number with an optional suffix, binary (Ki, Mi,
+// Gi, Ti, Pi, Ei) or decimal (k, M, G, T, P, E), read as Kubernetes quantities (wmap/quantity.h).
 std::optional<uint64_t> ParseLimitBytes(std::string_view text);
 
 // A positive integer.

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "wmap/json.h"
+#include "wmap/quantity.h"
 
 namespace wmap::schema {
 namespace {
@@ -83,41 +84,6 @@ bool IsBase64(std::string_view s) {
   return true;
 }
 
-// <signedNumber><suffix> of resource.Quantity: suffix one of the binary SI (Ki..Ei), decimal SI
-// (n u m "" k M G T P E) or a decimal exponent (e3, E-2).
-bool IsQuantity(std::string_view s) {
-  size_t i = 0;
-  auto number = [&]() {
-    size_t digits = 0;
-    while (i < s.size() && IsDigit(s[i])) ++i, ++digits;
-    if (i < s.size() && s[i] == '.') {
-      ++i;
-      while (i < s.size() && IsDigit(s[i])) ++i, ++digits;
-    }
-    return digits > 0;
-  };
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-  if (!number()) return false;
-  std::string_view suffix = s.substr(i);
-  if (suffix.empty()) return true;
-  if (suffix.size() == 2 && suffix[1] == 'i' &&
-      std::string_view("KMGTPE").find(suffix[0]) != std::string_view::npos) {
-    return true;
-  }
-  if (suffix.size() == 1 &&
-      std::string_view("numkMGTPE").find(suffix[0]) != std::string_view::npos) {
-    return true;
-  }
-  if (suffix[0] == 'e' || suffix[0] == 'E') {
-    i += 1;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    size_t start = i;
-    while (i < s.size() && IsDigit(s[i])) ++i;
-    return i > start && i == s.size();
-  }
-  return false;
-}
-
 bool IntegralIn(const Value& v, double lo, double hi) {
   if (v.is_integer()) {
     return static_cast<double>(v.as_int()) >= lo && static_cast<double>(v.as_int()) <= hi;
@@ -144,7 +110,7 @@ bool FormatHolds(Format format, const Value& v) {
     case Format::kByte:
       return !v.is_string() || IsBase64(v.as_string());
     case Format::kQuantity:
-      return !v.is_string() || IsQuantity(v.as_string());
+      return !v.is_string() || ::wmap::IsQuantity(v.as_string());
   }
   return true;
 }

@@ -37,47 +37,6 @@ fs::path TestData(const std::string& name) {
   return fs::path(WMAP_SOURCE_DIR) / "tests/resolve/testdata" / name;
 }
 
-double Quantity(std::string_view text) {
-  Result<double> q = ParseQuantity(text);
-  EXPECT_TRUE(q.ok()) << text << ": " << (q.ok() ? "" : q.error().message);
-  return q.ok() ? *q : -1;
-}
-
-TEST(QuantityTest, SuffixesAndExponents) {
-  EXPECT_DOUBLE_EQ(Quantity("500m"), 0.5);
-  EXPECT_DOUBLE_EQ(Quantity("2"), 2);
-  EXPECT_DOUBLE_EQ(Quantity("1.5"), 1.5);
-  EXPECT_DOUBLE_EQ(Quantity(".5"), 0.5);
-  EXPECT_DOUBLE_EQ(Quantity("+3"), 3);
-  EXPECT_DOUBLE_EQ(Quantity("-1k"), -1000);
-  EXPECT_DOUBLE_EQ(Quantity("128974848"), 128974848);
-  EXPECT_DOUBLE_EQ(Quantity("129e6"), 129e6);
-  EXPECT_DOUBLE_EQ(Quantity("129M"), 129e6);
-  EXPECT_DOUBLE_EQ(Quantity("123Mi"), 123.0 * 1024 * 1024);
-  EXPECT_DOUBLE_EQ(Quantity("1Ki"), 1024);
-  EXPECT_DOUBLE_EQ(Quantity("1.5Gi"), 1.5 * 1024 * 1024 * 1024);
-  EXPECT_DOUBLE_EQ(Quantity("2Ti"), 2.0 * (1LL << 40));
-  EXPECT_DOUBLE_EQ(Quantity("1Ei"), 1152921504606846976.0);
-  EXPECT_DOUBLE_EQ(Quantity("1E"), 1e18);
-  EXPECT_DOUBLE_EQ(Quantity("1e3"), 1000);
-  EXPECT_DOUBLE_EQ(Quantity("1E3"), 1000);
-  EXPECT_DOUBLE_EQ(Quantity("5e-3"), 0.005);
-  EXPECT_DOUBLE_EQ(Quantity("100u"), 1e-4);
-  EXPECT_DOUBLE_EQ(Quantity("7n"), 7e-9);
-  EXPECT_DOUBLE_EQ(Quantity("3G"), 3e9);
-  EXPECT_DOUBLE_EQ(Quantity("1P"), 1e15);
-  EXPECT_DOUBLE_EQ(*ParseQuantity(Value::Int(4)), 4);
-  EXPECT_DOUBLE_EQ(*ParseQuantity(Value::Double(0.25)), 0.25);
-  for (const char* bad : {"", "m", "1Gib", "1K", "1 Gi", "abc", "1e", "1.2.3", "1mi", "Gi"}) {
-    Result<double> q = ParseQuantity(std::string_view(bad));
-    EXPECT_FALSE(q.ok()) << bad;
-  }
-  EXPECT_EQ(ParseQuantity("1Gib").error().message,
-            "quantities must match the regular expression "
-            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': '1Gib'");
-  EXPECT_FALSE(ParseQuantity(Value::Bool(true)).ok());
-}
-
 TEST(QuantityTest, PodSpecRequestsRoundUpAndFallBackToLimits) {
   Result<ResourceTotals> r = PodSpecRequests(Json(R"({"containers": [
       {"name": "a", "resources": {"requests": {"cpu": "0.1", "memory": "1.5Ki"},

@@ -1,12 +1,12 @@
 // Exact Kubernetes quantities: parsing to integer amounts and canonical formatting.
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "resolve/extract.h"
 #include "wmap/json.h"
-#include "wmap/resources.h"
+#include "wmap/quantity.h"
 
 namespace wmap {
 namespace {
@@ -14,12 +14,12 @@ namespace {
 using int128 = __int128;
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr size_t kMaxSignificantDigits = 30;  // keeps the mantissa far inside int128
+constexpr int kMaxExponent = 100;             // 10^100 overflows and 10^-100 rounds, either way
 
 Error QuantityError(std::string_view text, std::string_view why) {
-  Error e =
-      resolve::MakeError("invalid quantity \"" + std::string(text) + "\": " + std::string(why));
-  e.hint = "quantities look like 2, 500m, 1.5Gi, 128Mi or 1e3";
-  return e;
+  return Error::Of(ErrorCode::kInvalidInput,
+                   "invalid quantity \"" + std::string(text) + "\": " + std::string(why),
+                   "quantities look like 2, 500m, 1.5Gi, 128Mi or 1e3");
 }
 
 // The suffix as a power of ten and a power of two; false when it is not a suffix.
@@ -74,11 +74,12 @@ bool ParseSuffix(std::string_view s, int* pow10, int* pow2) {
     negative = exp[0] == '-';
     exp.remove_prefix(1);
   }
-  if (exp.empty() || exp.size() > 4) return false;
+  if (exp.empty()) return false;
   int v = 0;
   for (char c : exp) {
     if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-    v = v * 10 + (c - '0');
+    // Beyond any int64 amount either way; kept small so the scaling loops stay short.
+    v = std::min(v * 10 + (c - '0'), kMaxExponent);
   }
   *pow10 = negative ? -v : v;
   return true;
@@ -171,10 +172,31 @@ Result<int64_t> QuantityAmount(std::string_view resource, const Value& quantity)
     json::FormatNumber(quantity, &text);
     return ParseAmount(text, unit_pow10);
   }
-  Error e = resolve::MakeError("a quantity must be a string or a number, got " +
-                               json::ToCompactString(quantity));
-  e.hint = "write quantities as strings: \"500m\", \"16Gi\"";
-  return e;
+  return Error::Of(
+      ErrorCode::kInvalidInput,
+      "a quantity must be a string or a number, got " + json::ToCompactString(quantity),
+      "write quantities as strings: \"500m\", \"16Gi\"");
+}
+
+Result<int64_t> QuantityAmount(std::string_view resource, std::string_view text) {
+  return ParseAmount(text, resource == "cpu" ? 3 : 0);
+}
+
+bool IsQuantity(std::string_view text) {
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  bool digit = false, dot = false;
+  for (; i < text.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(text[i]))) {
+      digit = true;
+    } else if (text[i] == '.' && !dot) {
+      dot = true;
+    } else {
+      break;
+    }
+  }
+  int pow10 = 0, pow2 = 0;
+  return digit && ParseSuffix(text.substr(i), &pow10, &pow2);
 }
 
 std::string FormatAmount(std::string_view resource, int64_t amount) {
