@@ -141,9 +141,10 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
                                std::span<const Value> children, std::span<const Value> pods,
                                const EvalOptions& options = {});
 
-// The tree as a JSON-shaped value, the form `wmap describe -o json` prints:
+// The tree as a JSON-shaped value for library callers (`wmap describe -o json` prints a larger
+// document built from the same tree, with status, definition and gangs: docs/output.md):
 // {"kind", "name", "namespace", "uid", "totalsSource": "pods"|"templates", "desired", "current",
-//  "ready", "requests": {"cpuMillicores", "memoryBytes", "gpus"}, "root": COMPONENT,
+//  "ready", "requests": RESOURCES, "root": COMPONENT,
 //  "unattributed": [{"name", "namespace", "uid", "reason"}]}, where COMPONENT is
 // {"name", "kind"?, "hasPodDefinition", "statuses"?, "desired", "current", "ready", "requests",
 //  "instances": [{"id", "desired"?, "current", "ready", "requests",
@@ -151,6 +152,8 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
 //                           "requests"}]}],
 //  "children": [COMPONENT...]}.
 Value TreeToValue(const WorkloadTree& tree);
+// RESOURCES: {"gpus", "cpuMillicores", "memoryBytes"}, also the `resources` of every object in
+// `wmap get -o json` and `wmap describe -o json`.
 Value ResourceTotalsToValue(const ResourceTotals& totals);
 
 }  // namespace wmap

@@ -201,9 +201,10 @@ class Value {
   bool is_heap() const { return raw_[0] >= static_cast<uint8_t>(Tag::kLongString); }
   template <typename T>
   T load() const {
-    static_assert(sizeof(T) == 8);
+    // T may be a pointer: the payload holds pointers on purpose.
+    static_assert(sizeof(T) == 8);  // NOLINT(bugprone-sizeof-expression)
     T v;
-    std::memcpy(&v, raw_ + kPayloadOffset, sizeof(T));
+    std::memcpy(&v, raw_ + kPayloadOffset, sizeof(T));  // NOLINT(bugprone-sizeof-expression)
     return v;
   }
   template <typename T>

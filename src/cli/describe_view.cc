@@ -110,11 +110,7 @@ void ComputeGang(const WorkloadGroup& group, GangView* gang) {
   for (GangGroupView& g : gang->groups) std::sort(g.pods.begin(), g.pods.end());
 }
 
-Value Resources(const ResourceTotals& t) {
-  return Value::Object({{"gpus", Value::Int(t.gpus)},
-                        {"cpuMillis", Value::Int(t.cpu_millicores)},
-                        {"memoryBytes", Value::Int(t.memory_bytes)}});
-}
+Value Resources(const ResourceTotals& t) { return ResourceTotalsToValue(t); }
 
 Value Replicas(std::optional<int32_t> desired, int32_t current, int32_t ready, bool pods_given) {
   return Value::Object({{"desired", desired ? Value::Int(*desired) : Value()},
@@ -501,7 +497,8 @@ Value DescribeValue(const DescribeView& view) {
   v.set("definition", Value::String(view.definition));
   v.set("origin", Value::String(view.origin));
   v.set("statuses", StatusesValue(t.root.statuses));
-  v.set("totalsFrom", Value::String(t.totals_source == TotalsSource::kPods ? "pods" : "templates"));
+  v.set("resourcesFrom",
+        Value::String(t.totals_source == TotalsSource::kPods ? "pods" : "templates"));
   v.set("replicas", Replicas(t.desired, t.current, t.ready, view.pods_given));
   v.set("resources", Resources(t.requests));
   v.set("components", Value::Array({ComponentValue(t.root, view.pods_given)}));

@@ -4,8 +4,10 @@
 #include <charconv>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 
 #include "cli/workload_input.h"
+#include "wmap/quantity.h"
 
 namespace wmap::cli {
 namespace {
@@ -43,20 +45,23 @@ int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
 }  // namespace
 
 std::string FormatCpu(int64_t millicores) {
-  if (millicores % 1000 == 0) return std::to_string(millicores / 1000);
-  if (millicores < 1000) return std::to_string(millicores) + "m";
+  if (millicores % 1000 == 0 || millicores < 1000 || millicores % 100 != 0) {
+    return FormatAmount("cpu", millicores);
+  }
   return OneDecimal(static_cast<double>(millicores) / 1000.0);
 }
 
 std::string FormatMemory(int64_t bytes) {
   static constexpr const char* kUnits[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-  double v = static_cast<double>(bytes);
   int unit = 0;
-  while (v >= 1024.0 && unit < 6) {
-    v /= 1024.0;
-    ++unit;
+  while (unit < 6 && bytes >= (int64_t{1} << (10 * (unit + 1)))) ++unit;
+  const int64_t size = int64_t{1} << (10 * unit);
+  // Exact at one decimal: bytes * 10 is a multiple of the unit (no overflow: bytes < 2^63 / 10
+  // is checked first).
+  if (bytes > std::numeric_limits<int64_t>::max() / 10 || (bytes * 10) % size != 0) {
+    return FormatAmount("memory", bytes);
   }
-  return OneDecimal(v) + kUnits[unit];
+  return OneDecimal(static_cast<double>(bytes) / static_cast<double>(size)) + kUnits[unit];
 }
 
 std::string HumanDuration(int64_t seconds) {

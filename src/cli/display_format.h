@@ -12,10 +12,13 @@
 
 namespace wmap::cli {
 
-// Millicores as Kubernetes writes them: "0", "500m", "2", "2.5".
+// Short forms that never lose precision: where one decimal cannot state the amount exactly,
+// the canonical quantity (FormatAmount, wmap/quantity.h) is printed instead, so every command
+// shows one amount the same way.
+// Millicores: "0", "500m", "2", "2.5", "2555m".
 std::string FormatCpu(int64_t millicores);
 // Bytes in the largest binary unit that keeps a value of at least 1, with at most one decimal:
-// "0", "512Mi", "1.5Gi", "256Gi", "1Ti".
+// "0", "512Mi", "1.5Gi", "256Gi", "1Ti"; "2056Gi" for 2056Gi (not "2Ti").
 std::string FormatMemory(int64_t bytes);
 // kubectl's HumanDuration: "45s", "3m20s", "5h", "12d", "2y30d"; "<invalid>" when negative.
 std::string HumanDuration(int64_t seconds);

@@ -126,9 +126,7 @@ Value RowValue(const Row& r, bool have_pods, int64_t now) {
                                {"current", have_pods ? Value::Int(r.current) : Value()},
                                {"ready", have_pods ? Value::Int(r.ready) : Value()}}));
   if (r.tree_ok || from_pods) {
-    v.set("resources", Value::Object({{"gpus", Value::Int(t.gpus)},
-                                      {"cpuMillis", Value::Int(t.cpu_millicores)},
-                                      {"memoryBytes", Value::Int(t.memory_bytes)}}));
+    v.set("resources", ResourceTotalsToValue(t));
   } else {
     v.set("resources", Value());
   }

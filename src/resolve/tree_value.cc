@@ -64,9 +64,9 @@ Value ComponentToValue(const ComponentNode& node) {
 
 Value ResourceTotalsToValue(const ResourceTotals& totals) {
   Value v = Value::EmptyObject();
+  v.set("gpus", Value::Int(totals.gpus));
   v.set("cpuMillicores", Value::Int(totals.cpu_millicores));
   v.set("memoryBytes", Value::Int(totals.memory_bytes));
-  v.set("gpus", Value::Int(totals.gpus));
   return v;
 }
 

@@ -122,7 +122,7 @@ TEST(OwnershipAgreementTest, PodsTwoControllerHopsBelowAreTheWorkloadsInEveryCom
   EXPECT_EQ(*memory, Int(At(got, {"resources", "memoryBytes"})));
   Result<int64_t> cpu = QuantityAmount("cpu", At(gang_resources, {"cpu"}));
   ASSERT_TRUE(cpu.ok());
-  EXPECT_EQ(*cpu, Int(At(got, {"resources", "cpuMillis"})));
+  EXPECT_EQ(*cpu, Int(At(got, {"resources", "cpuMillicores"})));
   for (const std::string* err : {&v.get_err, &v.describe_err, &v.gang_err}) {
     EXPECT_EQ(err->find("controller: true"), std::string::npos) << *err;
   }
