@@ -82,17 +82,11 @@ struct MutateScope {
   std::optional<std::string> instance;
 };
 
-// Why MutateWorkload made no object: the kind decides the exit status a command reports, the
-// error carries the message and a hint that says what to do.
-struct MutateError {
-  enum class Kind {
-    kNotFound,     // the component, instance or container named does not exist
-    kNotWritable,  // the definition has no path for the change, or its path cannot be written
-    kEvaluation,   // reading the object through the definition failed
-  };
-  Kind kind;
-  Error error;
-};
+// Why MutateWorkload made no object, with a hint that says what to do. Error::code is one of
+//   kNotFound     the component, instance or container named does not exist;
+//   kNotWritable  the definition has no path for the change, or its path cannot be written;
+//   kEvaluation   reading the object through the definition failed.
+using MutateError = Error;
 
 // The updated object, or why there is none.
 class MutateResult {

@@ -41,6 +41,7 @@ enum class ErrorCode : uint8_t {
   kLimitExceeded,      // a budget: time, memory, steps, outputs, depth, size
   kIo,                 // reading or writing failed
   kUnsupported,        // a valid request this build or this workload cannot serve
+  kNotWritable,        // a change the definition has no writable path for
   kInternal,           // a broken invariant (a bug)
 };
 

@@ -178,8 +178,7 @@ int RunDefinitionsCommand(std::span<const std::string> args, const CommandIo& io
     const CatalogEntry* entry = catalog.FindByName(name);
     if (entry == nullptr || !filters.Match(entry->definition.root_kind())) {
       CliError e;
-      e.exit_code = kExitNotFound;
-      e.code = std::string(kErrNotFound);
+      e.code = ErrorCode::kNotFound;
       e.message = "definition \"" + name + "\" not found";
       e.hint = "'wmap definitions' lists the names";
       return ReportError(io, "definitions", output, e);
@@ -195,7 +194,7 @@ int RunDefinitionsCommand(std::span<const std::string> args, const CommandIo& io
     Value doc = SourceDocument(*entry);
     if (doc.is_null()) {
       CliError e;
-      e.code = std::string(kErrIo);
+      e.code = ErrorCode::kIo;
       e.message =
           "the source of definition \"" + name + "\" (" + entry->origin + ") cannot be read again";
       return ReportError(io, "definitions", output, e);

@@ -168,8 +168,7 @@ int RunDescribeCommand(std::span<const std::string> args, const CommandIo& io) {
                          DefinitionResolver::NoDefinition(split.undefined.front()));
     }
     CliError e;
-    e.exit_code = kExitNotFound;
-    e.code = std::string(kErrNotFound);
+    e.code = ErrorCode::kNotFound;
     e.message = "no workload object found in the inputs";
     e.hint = split.orphans.empty()
                  ? "give the workload object with -f FILE"

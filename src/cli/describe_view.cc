@@ -472,7 +472,7 @@ std::optional<CliError> BuildDescribeView(const WorkloadGroup& group, DescribeVi
       BuildTree(group.entry->definition, group.workload.value, group.children, group.pods);
   if (!tree.ok()) {
     CliError e;
-    e.code = std::string(kErrEvaluation);
+    e.code = ErrorCode::kEvaluation;
     e.file = group.workload.file;
     e.position = group.workload.position;
     e.message = tree.error().message;

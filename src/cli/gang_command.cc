@@ -527,7 +527,7 @@ int RunSchedulerObjects(const CommandIo& io, Scheduler scheduler, const std::str
       if (hint.empty()) hint = "check the definition's gang instructions with 'wmap gang -f ...'";
       return ReportError(
           io, "gang", format == "manifests" ? "" : output,
-          WorkloadError(g.workload, kExitError, kErrEvaluation, objects.error().message, hint));
+          WorkloadError(g.workload, ErrorCode::kEvaluation, objects.error().message, hint));
     }
     if (plans->gangs.empty()) {
       const std::optional<GangScheduling>& gang = g.entry->definition.gang_scheduling();

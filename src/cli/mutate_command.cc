@@ -77,16 +77,9 @@ std::optional<CliError> ParseChanges(const MutateFlags& f, const std::vector<std
   return std::nullopt;
 }
 
+// The mutation's own code decides the exit status (not found 3, not writable 1...).
 CliError MutateFailure(const InputObject& workload, const MutateError& e) {
-  switch (e.kind) {
-    case MutateError::Kind::kNotFound:
-      return WorkloadError(workload, kExitNotFound, kErrNotFound, e.error.message, e.error.hint);
-    case MutateError::Kind::kNotWritable:
-      return WorkloadError(workload, kExitError, kErrNotWritable, e.error.message, e.error.hint);
-    case MutateError::Kind::kEvaluation:
-      break;
-  }
-  return WorkloadError(workload, kExitError, kErrEvaluation, e.error.message, e.error.hint);
+  return WorkloadError(workload, e.code, e.message, e.hint);
 }
 
 }  // namespace

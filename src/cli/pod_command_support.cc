@@ -31,11 +31,10 @@ std::optional<int> ParseCommandLine(const FlagParser& parser, std::span<const st
   return std::nullopt;
 }
 
-CliError WorkloadError(const InputObject& workload, int exit_code, std::string_view code,
-                       std::string message, std::string hint) {
+CliError WorkloadError(const InputObject& workload, ErrorCode code, std::string message,
+                       std::string hint) {
   CliError e;
-  e.exit_code = exit_code;
-  e.code = std::string(code);
+  e.code = code;
   e.message = std::move(message);
   e.hint = std::move(hint);
   e.file = workload.file;
@@ -58,8 +57,7 @@ std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const Comman
   if (split.workloads.empty()) {
     if (!split.undefined.empty()) return DefinitionResolver::NoDefinition(split.undefined[0]);
     CliError e;
-    e.exit_code = kExitNotFound;
-    e.code = std::string(kErrNotFound);
+    e.code = ErrorCode::kNotFound;
     e.message = any ? "no workload object in the input: only pods or objects owned by another"
                     : "no object in the input";
     e.hint = "pass the workload object itself (a JobSet, LeaderWorkerSet, RayCluster...) with -f";

@@ -29,11 +29,6 @@ std::string ResumeCommandHelp();
 int RunCompletionCommand(std::span<const std::string> args, const CommandIo& io);
 std::string CompletionCommandHelp();
 
-// Machine-readable error code of a change the definition cannot make.
-inline constexpr std::string_view kErrNotWritable = "not_writable";
-// ... and of a workload type that cannot be suspended or resumed.
-inline constexpr std::string_view kErrNotSupported = "not_supported";
-
 // The workloads found in `-f` inputs, with the definitions that read them.
 struct WorkloadInputs {
   DefinitionResolver resolver;
@@ -48,8 +43,8 @@ std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const Comman
                                            std::string_view command, WorkloadInputs* out);
 
 // A CliError located at the workload (its file and document position).
-CliError WorkloadError(const InputObject& workload, int exit_code, std::string_view code,
-                       std::string message, std::string hint);
+CliError WorkloadError(const InputObject& workload, ErrorCode code, std::string message,
+                       std::string hint = "");
 
 // Documents in the format of -o: "yaml" (kubectl's style, field order kept, "---" between
 // documents) or "json" (indented, field order kept, one value per document).

@@ -144,7 +144,7 @@ int RunStatusCommand(std::span<const std::string> args, const CommandIo& io) {
     Result<std::optional<WorkloadStatus>> status = workload.Status(0);
     if (!status.ok()) {
       CliError e;
-      e.code = std::string(kErrEvaluation);
+      e.code = ErrorCode::kEvaluation;
       e.file = object.file;
       e.position = object.position;
       e.message = status.error().message;

@@ -96,7 +96,7 @@ int Run(std::span<const std::string> args, const CommandIo& io, std::string_view
           std::string(g.workload.ApiVersion()) + " " + std::string(g.workload.Kind());
       return ReportError(
           io, verb, output,
-          WorkloadError(g.workload, kExitError, kErrNotSupported,
+          WorkloadError(g.workload, ErrorCode::kUnsupported,
                         kind + " cannot be " + (suspend ? "suspended" : "resumed") +
                             ": definition " + d.name() + " has no suspendDefinition",
                         "add a suspendDefinition with suspendActions and resumeActions to the "
@@ -107,7 +107,7 @@ int Run(std::span<const std::string> args, const CommandIo& io, std::string_view
     if (!r.ok()) {
       return ReportError(
           io, verb, output,
-          WorkloadError(g.workload, kExitError, kErrEvaluation,
+          WorkloadError(g.workload, ErrorCode::kEvaluation,
                         "definition " + d.name() + ": " + r.error().message, r.error().hint));
     }
     documents.push_back(OutputDocument(format, g.workload.value, *r));

@@ -99,12 +99,10 @@ int RunValidateCommand(std::span<const std::string> args, const CommandIo& io) {
       WriteAll(io.out_fd, out);
       out.clear();
       CliError e;
-      e.code = std::string(kErrIo);
+      e.code = ErrorCode::kIo;
       e.message = error;
-      e.exit_code = kExitUsage;
       if (error.ends_with("no such file or directory")) {
-        e.code = std::string(kErrNotFound);
-        e.exit_code = kExitNotFound;
+        e.code = ErrorCode::kNotFound;
       }
       int code = ReportError(io, "validate", "", e);
       if (exit_code != kExitNotFound) exit_code = code;

@@ -21,10 +21,19 @@ std::string CliError::Located() const {
   return e.ToString();
 }
 
+CliError CliError::From(const Error& error) {
+  CliError e;
+  e.code = error.code;
+  e.message = error.message;
+  e.hint = error.hint;
+  e.file = error.file;
+  e.position = error.position;
+  return e;
+}
+
 CliError UsageError(std::string message, std::string hint) {
   CliError e;
-  e.exit_code = kExitUsage;
-  e.code = std::string(kErrUsage);
+  e.code = ErrorCode::kUsage;
   e.message = std::move(message);
   e.hint = std::move(hint);
   return e;
@@ -43,10 +52,10 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
     std::string text = "wmap " + std::string(command) + ": " + error.Located() + "\n";
     if (!error.hint.empty()) text += "hint: " + error.hint + "\n";
     WriteAll(io.err_fd, text);
-    return error.exit_code;
+    return error.exit_code();
   }
   Value v = Value::EmptyObject();
-  v.set("error", Value::String(error.code));
+  v.set("error", Value::String(std::string(error.name())));
   v.set("message", Value::String(error.message));
   v.set("hint", Value::String(error.hint));
   if (!error.file.empty()) v.set("file", Value::String(error.file));
@@ -61,7 +70,7 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
   } else {
     WriteAll(io.out_fd, yaml::ToString(v));
   }
-  return error.exit_code;
+  return error.exit_code();
 }
 
 void ReportWarning(const CommandIo& io, std::string_view command, std::string_view text) {
@@ -212,8 +221,7 @@ namespace {
 
 CliError DefinitionErrors(const std::string& path, const std::vector<Error>& errors) {
   CliError e;
-  e.exit_code = kExitError;
-  e.code = std::string(kErrInvalidDefinition);
+  e.code = ErrorCode::kInvalidDefinition;
   e.message = "invalid definition " + path;
   for (const Error& err : errors) e.message += "\n  " + err.ToString();
   e.hint = "run 'wmap validate " + path + "' for every problem with hints";
@@ -224,15 +232,13 @@ std::optional<CliError> CheckExists(const std::string& path, bool want_dir_ok) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
     CliError e;
-    e.exit_code = kExitNotFound;
-    e.code = std::string(kErrNotFound);
+    e.code = ErrorCode::kNotFound;
     e.message = "open " + path + ": no such file or directory";
     return e;
   }
   if (!want_dir_ok && S_ISDIR(st.st_mode)) {
     CliError e;
-    e.exit_code = kExitError;
-    e.code = std::string(kErrIo);
+    e.code = ErrorCode::kIo;
     e.message = "read " + path + ": is a directory";
     e.hint = "use --definitions DIR for a folder of definitions";
     return e;
@@ -256,7 +262,7 @@ std::optional<CliError> DefinitionResolver::Create(const InputFlags& flags, cons
       std::string text, error;
       if (!ReadWholeFd(io.in_fd, &text, &error)) {
         CliError e;
-        e.code = std::string(kErrIo);
+        e.code = ErrorCode::kIo;
         e.message = error;
         return e;
       }
@@ -283,8 +289,7 @@ const CatalogEntry* DefinitionResolver::Find(const Value& object) const {
 
 CliError DefinitionResolver::NoDefinition(const InputObject& object) {
   CliError e;
-  e.exit_code = kExitNoDefinition;
-  e.code = std::string(kErrNoDefinition);
+  e.code = ErrorCode::kNoDefinition;
   e.file = object.file;
   e.position = object.position;
   std::string_view api_version = object.ApiVersion();

@@ -54,26 +54,22 @@ inline constexpr int kExitError = 1;
 inline constexpr int kExitNotFound = 3;
 inline constexpr int kExitNoDefinition = 4;
 
-// Machine-readable error codes.
-inline constexpr std::string_view kErrUsage = "usage";
-inline constexpr std::string_view kErrNotFound = "not_found";
-inline constexpr std::string_view kErrNoDefinition = "no_definition_for_type";
-inline constexpr std::string_view kErrInvalidInput = "invalid_input";
-inline constexpr std::string_view kErrInvalidDefinition = "invalid_definition";
-inline constexpr std::string_view kErrEvaluation = "evaluation_failed";
-inline constexpr std::string_view kErrIo = "io_error";
-
 // A failure a command reports and exits with.
 struct CliError {
-  int exit_code = kExitError;
-  std::string code;     // one of the kErr* codes
+  // Decides the exit status and the `error` field of error documents (ErrorCodeInfo).
+  ErrorCode code = ErrorCode::kUnknown;
   std::string message;  // without the location
   std::string hint;     // what to do next ("" when nothing useful)
   std::string file;     // "" when not about a file
   Position position;    // unknown when not about a place in a file
 
+  int exit_code() const { return ErrorCodeInfo(code).exit_code; }
+  // "not_found", "invalid_input"...
+  std::string_view name() const { return ErrorCodeInfo(code).name; }
   // "file:line:col: message" (the parts that are known).
   std::string Located() const;
+  // A library error as the command reports it: its code, message, hint and place.
+  static CliError From(const Error& error);
 };
 
 CliError UsageError(std::string message, std::string hint = "");

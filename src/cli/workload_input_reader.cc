@@ -209,8 +209,7 @@ class ObjectReader::Impl {
       fs::file_status st = fs::status(p, ec);
       if (ec || !fs::exists(st)) {
         CliError e;
-        e.exit_code = kExitNotFound;
-        e.code = std::string(kErrNotFound);
+        e.code = ErrorCode::kNotFound;
         e.message = "open " + p + ": no such file or directory";
         return e;
       }
@@ -223,7 +222,7 @@ class ObjectReader::Impl {
         }
         if (ec) {
           CliError e;
-          e.code = std::string(kErrIo);
+          e.code = ErrorCode::kIo;
           e.message = "read " + p + ": " + ec.message();
           return e;
         }
@@ -300,7 +299,7 @@ class ObjectReader::Impl {
     }
     if (!ok) {
       CliError e;
-      e.code = std::string(kErrIo);
+      e.code = ErrorCode::kIo;
       e.message = error;
       return e;
     }
@@ -346,7 +345,7 @@ class ObjectReader::Impl {
 
   CliError ParseError(const Error& err, std::string_view kind) {
     CliError e;
-    e.code = std::string(kErrInvalidInput);
+    e.code = ErrorCode::kInvalidInput;
     e.file = name_;
     e.position = err.position;
     std::string message = err.message;

@@ -8,20 +8,18 @@
 namespace wmap {
 namespace {
 
-using Kind = MutateError::Kind;
 using Pairs = std::vector<std::pair<std::string, std::string>>;
 
-MutateError Fail(Kind kind, std::string message, std::string hint = "") {
-  Error e;
-  e.message = std::move(message);
-  e.hint = std::move(hint);
-  return MutateError{kind, std::move(e)};
+Error Fail(ErrorCode code, std::string message, std::string hint = "") {
+  return Error::Of(code, std::move(message), std::move(hint));
 }
 
-MutateError FailWith(Kind kind, std::string_view prefix, const Error& cause) {
+// The cause's message after `prefix`, with the code of the failure (not of the cause).
+Error FailWith(ErrorCode code, std::string_view prefix, const Error& cause) {
   Error e = cause;
+  e.code = code;
   e.message = std::string(prefix) + ": " + cause.message;
-  return MutateError{kind, std::move(e)};
+  return e;
 }
 
 std::string Join(const std::vector<std::string>& items) {
@@ -219,13 +217,13 @@ std::optional<MutateError> ScopeComponents(const Definition& d, const MutateScop
   if (scope.component) {
     int index = d.FindComponent(*scope.component);
     if (index < 0) {
-      return Fail(Kind::kNotFound,
+      return Fail(ErrorCode::kNotFound,
                   "component \"" + *scope.component + "\" not found in definition " + d.name(),
                   "components of " + d.name() + ": " + Join(all) +
                       "; with pod templates: " + Join(with_pods));
     }
     if (!d.components()[index].HasPodDefinition()) {
-      return Fail(Kind::kNotWritable,
+      return Fail(ErrorCode::kNotWritable,
                   "component \"" + *scope.component + "\" of definition " + d.name() +
                       " has no pod template (no specDefinition)",
                   "pass --component with one of the components that have pod templates: " +
@@ -238,7 +236,7 @@ std::optional<MutateError> ScopeComponents(const Definition& d, const MutateScop
     if (d.components()[i].HasPodDefinition()) out->push_back(i);
   }
   if (out->empty()) {
-    return Fail(Kind::kNotWritable,
+    return Fail(ErrorCode::kNotWritable,
                 "definition " + d.name() +
                     " describes no pod template (no component has a "
                     "specDefinition)",
@@ -264,10 +262,10 @@ std::string ComponentLabel(const ComponentDefinition& c, const std::string& id) 
 }
 
 MutateError WriteFailure(const ComponentDefinition& c, const Error& cause) {
-  MutateError f = FailWith(Kind::kNotWritable, "component " + c.name, cause);
-  if (f.error.hint.empty()) {
-    f.error.hint = "the definition's path for component " + c.name +
-                   " cannot be written; change the object by hand or fix the definition";
+  MutateError f = FailWith(ErrorCode::kNotWritable, "component " + c.name, cause);
+  if (f.hint.empty()) {
+    f.hint = "the definition's path for component " + c.name +
+             " cannot be written; change the object by hand or fix the definition";
   }
   return f;
 }
@@ -279,7 +277,8 @@ std::optional<MutateError> MutateTemplates(Run& run, size_t component,
   const ComponentDefinition& c = run.definition.components()[component];
   Workload w(run.definition, run.object);
   auto templates = w.PodTemplateSpecs(component);
-  if (!templates.ok()) return FailWith(Kind::kEvaluation, "component " + c.name, templates.error());
+  if (!templates.ok())
+    return FailWith(ErrorCode::kEvaluation, "component " + c.name, templates.error());
   Workload::InstanceValues values;
   bool changed = false;
   for (size_t i = 0; i < ids.size(); ++i) {
@@ -291,7 +290,7 @@ std::optional<MutateError> MutateTemplates(Run& run, size_t component,
     CollectTemplateContainerNames(before, &run.container_names);
     Result<Value> after = MutatePodTemplate(before, run.changes, &run.image_matched);
     if (!after.ok()) {
-      return FailWith(Kind::kEvaluation, ComponentLabel(c, ids[i]) + ": pod template",
+      return FailWith(ErrorCode::kEvaluation, ComponentLabel(c, ids[i]) + ": pod template",
                       after.error());
     }
     changed = changed || *after != before;
@@ -310,7 +309,7 @@ std::optional<MutateError> MutateSpecs(Run& run, size_t component,
                                        const std::vector<bool>& selected) {
   const ComponentDefinition& c = run.definition.components()[component];
   if (HasMetadataChanges(run.changes) && !c.spec->metadata) {
-    return Fail(Kind::kNotWritable,
+    return Fail(ErrorCode::kNotWritable,
                 "component " + c.name + " of definition " + run.definition.name() +
                     " has a podSpecPath but no metadataPath: labels and annotations cannot be set",
                 "add metadataPath to the component's specDefinition, or leave out --label and "
@@ -318,11 +317,11 @@ std::optional<MutateError> MutateSpecs(Run& run, size_t component,
   }
   Workload w(run.definition, run.object);
   auto specs = w.PodSpecs(component);
-  if (!specs.ok()) return FailWith(Kind::kEvaluation, "component " + c.name, specs.error());
+  if (!specs.ok()) return FailWith(ErrorCode::kEvaluation, "component " + c.name, specs.error());
   std::optional<std::vector<Value>> metadata;
   if (c.spec->metadata) {
     auto read = w.PodMetadata(component);
-    if (!read.ok()) return FailWith(Kind::kEvaluation, "component " + c.name, read.error());
+    if (!read.ok()) return FailWith(ErrorCode::kEvaluation, "component " + c.name, read.error());
     metadata = std::move(read.value());
   }
   Workload::InstanceValues spec_values, metadata_values;
@@ -335,7 +334,8 @@ std::optional<MutateError> MutateSpecs(Run& run, size_t component,
       CollectTemplateContainerNames(pod_template, &run.container_names);
       Result<Value> after = MutatePodTemplate(pod_template, run.changes, &run.image_matched);
       if (!after.ok()) {
-        return FailWith(Kind::kEvaluation, ComponentLabel(c, ids[i]) + ": pod spec", after.error());
+        return FailWith(ErrorCode::kEvaluation, ComponentLabel(c, ids[i]) + ": pod spec",
+                        after.error());
       }
       const Value* new_spec = after->find("spec");
       const Value* new_meta = after->find("metadata");
@@ -369,7 +369,7 @@ std::optional<MutateError> MutateFragments(Run& run, size_t component,
   const FragmentedPodSpecDefinition& d = *c.spec->fragmented;
   const PodChanges& ch = run.changes;
   auto missing = [&](std::string_view what, std::string_view flag) {
-    return Fail(Kind::kNotWritable,
+    return Fail(ErrorCode::kNotWritable,
                 "component " + c.name + " of definition " + run.definition.name() +
                     " keeps its pod spec in fragments (fragmentedPodSpecDefinition) with no " +
                     std::string(what),
@@ -391,7 +391,8 @@ std::optional<MutateError> MutateFragments(Run& run, size_t component,
   }
   Workload w(run.definition, run.object);
   auto fragments = w.FragmentedPodSpecs(component);
-  if (!fragments.ok()) return FailWith(Kind::kEvaluation, "component " + c.name, fragments.error());
+  if (!fragments.ok())
+    return FailWith(ErrorCode::kEvaluation, "component " + c.name, fragments.error());
   // Only the fields that change are given; the others stay null and are not written.
   bool set_scheduler = ch.scheduler_name.has_value(),
        set_priority = ch.priority_class_name.has_value();
@@ -414,12 +415,12 @@ std::optional<MutateError> MutateFragments(Run& run, size_t component,
     if (ch.priority_class_name) after.priority_class_name = Value::String(*ch.priority_class_name);
     if (set_labels) {
       Result<Value> v = SetMembers(before.labels, ch.labels, "labels");
-      if (!v.ok()) return FailWith(Kind::kEvaluation, label, v.error());
+      if (!v.ok()) return FailWith(ErrorCode::kEvaluation, label, v.error());
       after.labels = std::move(v.value());
     }
     if (set_annotations) {
       Result<Value> v = SetMembers(before.annotations, ch.annotations, "annotations");
-      if (!v.ok()) return FailWith(Kind::kEvaluation, label, v.error());
+      if (!v.ok()) return FailWith(ErrorCode::kEvaluation, label, v.error());
       after.annotations = std::move(v.value());
     }
     if (ch.images.empty()) continue;
@@ -427,7 +428,7 @@ std::optional<MutateError> MutateFragments(Run& run, size_t component,
       CollectContainerNames(before.containers, &run.container_names);
       Result<Value> v =
           SetImages(before.containers, ch.images, false, "containers", &run.image_matched);
-      if (!v.ok()) return FailWith(Kind::kEvaluation, label, v.error());
+      if (!v.ok()) return FailWith(ErrorCode::kEvaluation, label, v.error());
       set_containers = set_containers || *v != before.containers;
       after.containers = std::move(v.value());
     }
@@ -436,7 +437,7 @@ std::optional<MutateError> MutateFragments(Run& run, size_t component,
       Value list = Value::Array({before.container});
       CollectContainerNames(list, &run.container_names);
       Result<Value> v = SetImages(list, ch.images, false, "container", &main_matched);
-      if (!v.ok()) return FailWith(Kind::kEvaluation, label, v.error());
+      if (!v.ok()) return FailWith(ErrorCode::kEvaluation, label, v.error());
       set_container = set_container || (*v)[0] != before.container;
       after.container = (*v)[0];
     }
@@ -588,7 +589,7 @@ MutateResult MutateWorkload(const Workload& workload, const MutateScope& scope,
     const ComponentDefinition& c = d.components()[component];
     Workload current(d, run.object);
     Result<std::vector<std::string>> ids = current.InstanceIds(component);
-    if (!ids.ok()) return FailWith(Kind::kEvaluation, "component " + c.name, ids.error());
+    if (!ids.ok()) return FailWith(ErrorCode::kEvaluation, "component " + c.name, ids.error());
     std::vector<bool> selected(ids->size(), true);
     bool any = false;
     for (size_t i = 0; i < ids->size(); ++i) {
@@ -610,7 +611,7 @@ MutateResult MutateWorkload(const Workload& workload, const MutateScope& scope,
   }
   if (scope.instance && !run.instance_found) {
     std::vector<std::string> seen(run.instances_seen.begin(), run.instances_seen.end());
-    return Fail(Kind::kNotFound,
+    return Fail(ErrorCode::kNotFound,
                 "instance \"" + *scope.instance + "\" not found" +
                     (scope.component ? " in component " + *scope.component : std::string()),
                 "instances (component/instance): " + Join(seen));
@@ -619,11 +620,12 @@ MutateResult MutateWorkload(const Workload& workload, const MutateScope& scope,
     if (run.image_matched[k]) continue;
     std::vector<std::string> names(run.container_names.begin(), run.container_names.end());
     if (changes.images[k].container.empty()) {
-      return Fail(Kind::kNotFound, "no container to set image " + changes.images[k].image + " on",
+      return Fail(ErrorCode::kNotFound,
+                  "no container to set image " + changes.images[k].image + " on",
                   "the selected pod templates have no containers");
     }
     return Fail(
-        Kind::kNotFound,
+        ErrorCode::kNotFound,
         "container \"" + changes.images[k].container + "\" not found in the selected pod templates",
         "containers: " + Join(names));
   }

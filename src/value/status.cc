@@ -23,7 +23,8 @@ constexpr ErrorCodeTraits kErrorCodes[] = {
     {ErrorCode::kInvalidPath, "invalid_path", 1, 5},
     {ErrorCode::kLimitExceeded, "limit_exceeded", 1, 5},
     {ErrorCode::kIo, "io_error", 1, 2},
-    {ErrorCode::kUnsupported, "unsupported", 1, 5},
+    {ErrorCode::kUnsupported, "not_supported", 1, 5},
+    {ErrorCode::kNotWritable, "not_writable", 1, 5},
     {ErrorCode::kInternal, "internal_error", 1, 5},
 };
 static_assert(std::size(kErrorCodes) == static_cast<size_t>(ErrorCode::kInternal) + 1);

@@ -129,9 +129,8 @@ TEST(MutateCatalogTest, EveryBuiltInDefinitionWritesThroughItsOwnPaths) {
       MutateResult r = MutateWorkload(w, {}, changes);
       if (!r.ok()) {
         // Refusals are allowed only when the definition cannot write; reading must work.
-        EXPECT_EQ(r.error().kind, MutateError::Kind::kNotWritable)
-            << d.name() << ": " << r.error().error.message;
-        refusals.push_back(d.name() + ": " + r.error().error.message);
+        EXPECT_EQ(r.error().code, ErrorCode::kNotWritable) << d.name() << ": " << r.error().message;
+        refusals.push_back(d.name() + ": " + r.error().message);
         ++refused;
         continue;
       }

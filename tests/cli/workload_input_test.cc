@@ -87,7 +87,7 @@ TEST(FlagParserTest, ValuesListsBooleansAndPositionals) {
   std::vector<std::string> unknown = {"--nope"};
   std::optional<CliError> e = p.Parse(unknown, &positional);
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->exit_code, kExitUsage);
+  EXPECT_EQ(e->exit_code(), kExitUsage);
   EXPECT_EQ(e->message, "unknown flag \"--nope\"");
   std::vector<std::string> missing = {"-o"};
   e = p.Parse(missing, &positional);
@@ -154,8 +154,8 @@ TEST(ObjectReaderTest, ErrorsNameTheFileAndPosition) {
   std::optional<CliError> error;
   ReadAll({bad_json}, &error);
   ASSERT_TRUE(error.has_value());
-  EXPECT_EQ(error->exit_code, kExitError);
-  EXPECT_EQ(error->code, kErrInvalidInput);
+  EXPECT_EQ(error->exit_code(), kExitError);
+  EXPECT_EQ(error->code, ErrorCode::kInvalidInput);
   EXPECT_EQ(error->file, bad_json);
   EXPECT_EQ(error->position.line, 2);
   EXPECT_EQ(error->Located().rfind(bad_json + ":2:", 0), 0u) << error->Located();
@@ -163,12 +163,12 @@ TEST(ObjectReaderTest, ErrorsNameTheFileAndPosition) {
   std::string bad_yaml = s.Write("bad.yaml", "a: 1\n---\nb: [1\n");
   ReadAll({bad_yaml}, &error);
   ASSERT_TRUE(error.has_value());
-  EXPECT_EQ(error->code, kErrInvalidInput);
+  EXPECT_EQ(error->code, ErrorCode::kInvalidInput);
   EXPECT_GE(error->position.line, 3);
 
   ReadAll({s.path() + "/missing.yaml"}, &error);
   ASSERT_TRUE(error.has_value());
-  EXPECT_EQ(error->exit_code, kExitNotFound);
+  EXPECT_EQ(error->exit_code(), kExitNotFound);
   EXPECT_EQ(error->message, "open " + s.path() + "/missing.yaml: no such file or directory");
 }
 
@@ -311,7 +311,7 @@ TEST(DefinitionResolverTest, BuiltInOverriddenByFiles) {
   flags.definition_files = {"/nonexistent/definition.yaml"};
   std::optional<CliError> e = DefinitionResolver::Create(flags, NoTerminalIo(), &overridden);
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->exit_code, kExitNotFound);
+  EXPECT_EQ(e->exit_code(), kExitNotFound);
 }
 
 TEST(DefinitionResolverTest, NoDefinitionSaysWhatToDo) {
@@ -319,8 +319,8 @@ TEST(DefinitionResolverTest, NoDefinitionSaysWhatToDo) {
   o.position.line = 3;
   o.position.column = 1;
   CliError e = DefinitionResolver::NoDefinition(o);
-  EXPECT_EQ(e.exit_code, kExitNoDefinition);
-  EXPECT_EQ(e.code, kErrNoDefinition);
+  EXPECT_EQ(e.exit_code(), kExitNoDefinition);
+  EXPECT_EQ(e.code, ErrorCode::kNoDefinition);
   EXPECT_EQ(e.Located(),
             "objects.yaml:3:1: no definition for example.com/v1 Foo: pass --definition FILE or "
             "add one with --definitions DIR");
@@ -359,8 +359,7 @@ TEST(SplitWorkloadsTest, OwnershipChainsAttributePodsAndChildren) {
 
 TEST(ReportErrorTest, TextOnStderrDocumentsOnStdout) {
   CliError e;
-  e.exit_code = kExitNotFound;
-  e.code = std::string(kErrNotFound);
+  e.code = ErrorCode::kNotFound;
   e.message = "definition \"x\" not found";
   e.hint = "list them";
   for (std::string output : {"", "json", "yaml"}) {

@@ -176,7 +176,7 @@ TEST(MutateTest, EveryInstanceChangesWhereTheDefinitionReadsAndNothingElse) {
   changes.tolerations = {*ParseToleration("nvidia.com/gpu:NoSchedule"),
                          *ParseToleration("spot=true:PreferNoSchedule")};
   MutateResult r = Mutate(w, changes);
-  ASSERT_TRUE(r.ok()) << r.error().error.message;
+  ASSERT_TRUE(r.ok()) << r.error().message;
 
   std::vector<Value> templates = Templates(w.definition(), r.object(), 1);
   ASSERT_EQ(templates.size(), 2u);
@@ -211,7 +211,7 @@ TEST(MutateTest, OneInstanceOnly) {
   PodChanges changes;
   changes.scheduler_name = "kai-scheduler";
   MutateResult r = Mutate(w, changes, {"replicatedjob", "workers"});
-  ASSERT_TRUE(r.ok()) << r.error().error.message;
+  ASSERT_TRUE(r.ok()) << r.error().message;
   std::vector<Value> before_templates = Templates(w.definition(), w.object(), 1);
   std::vector<Value> templates = Templates(w.definition(), r.object(), 1);
   ASSERT_EQ(templates.size(), 2u);
@@ -229,7 +229,7 @@ TEST(MutateTest, ImagesByContainerNameOrEveryContainer) {
   PodChanges named;
   named.images = {*ParseImageChange("trainer=img:2")};
   MutateResult r = Mutate(w, named);
-  ASSERT_TRUE(r.ok()) << r.error().error.message;
+  ASSERT_TRUE(r.ok()) << r.error().message;
   std::vector<Value> templates = Templates(w.definition(), r.object(), 1);
   ASSERT_EQ(templates.size(), 2u);
   EXPECT_EQ(json::ToCompactString(*templates[1].find("spec")->find("containers")),
@@ -251,10 +251,10 @@ TEST(MutateTest, ImagesByContainerNameOrEveryContainer) {
   missing.images = {*ParseImageChange("nope=img:2")};
   MutateResult not_found = Mutate(w, missing);
   ASSERT_FALSE(not_found.ok());
-  EXPECT_EQ(not_found.error().kind, MutateError::Kind::kNotFound);
-  EXPECT_EQ(not_found.error().error.message,
+  EXPECT_EQ(not_found.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(not_found.error().message,
             "container \"nope\" not found in the selected pod templates");
-  EXPECT_EQ(not_found.error().error.hint, "containers: rdzv, sidecar, trainer");
+  EXPECT_EQ(not_found.error().hint, "containers: rdzv, sidecar, trainer");
 }
 
 TEST(MutateTest, UnknownComponentOrInstanceIsNotFound) {
@@ -264,22 +264,21 @@ TEST(MutateTest, UnknownComponentOrInstanceIsNotFound) {
   changes.scheduler_name = "s";
   MutateResult component = Mutate(w, changes, {"nope", std::nullopt});
   ASSERT_FALSE(component.ok());
-  EXPECT_EQ(component.error().kind, MutateError::Kind::kNotFound);
-  EXPECT_EQ(component.error().error.message,
+  EXPECT_EQ(component.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(component.error().message,
             "component \"nope\" not found in definition jobset-x-k8s-io-jobset-v1alpha2");
-  EXPECT_EQ(component.error().error.hint,
+  EXPECT_EQ(component.error().hint,
             "components of jobset-x-k8s-io-jobset-v1alpha2: jobset, replicatedjob; with pod "
             "templates: replicatedjob");
   MutateResult instance = Mutate(w, changes, {"replicatedjob", "leader"});
   ASSERT_FALSE(instance.ok());
-  EXPECT_EQ(instance.error().kind, MutateError::Kind::kNotFound);
-  EXPECT_EQ(instance.error().error.message,
-            "instance \"leader\" not found in component replicatedjob");
-  EXPECT_EQ(instance.error().error.hint,
+  EXPECT_EQ(instance.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(instance.error().message, "instance \"leader\" not found in component replicatedjob");
+  EXPECT_EQ(instance.error().hint,
             "instances (component/instance): replicatedjob/driver, replicatedjob/workers");
   MutateResult root = Mutate(w, changes, {"jobset", std::nullopt});
   ASSERT_FALSE(root.ok());
-  EXPECT_EQ(root.error().kind, MutateError::Kind::kNotWritable);
+  EXPECT_EQ(root.error().code, ErrorCode::kNotWritable);
 }
 
 TEST(MutateTest, LeaderWorkerSetComponents) {
@@ -295,7 +294,7 @@ TEST(MutateTest, LeaderWorkerSetComponents) {
   PodChanges changes;
   changes.labels = {{"tier", "gpu"}};
   MutateResult leader = Mutate(w, changes, {"leader", std::nullopt});
-  ASSERT_TRUE(leader.ok()) << leader.error().error.message;
+  ASSERT_TRUE(leader.ok()) << leader.error().message;
   const Value& lwt = *leader.object().find("spec")->find("leaderWorkerTemplate");
   EXPECT_EQ(json::ToCompactString(*lwt.find("leaderTemplate")->find("metadata")),
             R"({"labels":{"tier":"gpu"}})");
@@ -307,11 +306,11 @@ TEST(MutateTest, LeaderWorkerSetComponents) {
 
   MutateResult group = Mutate(w, changes, {"group", std::nullopt});
   ASSERT_FALSE(group.ok());
-  EXPECT_EQ(group.error().kind, MutateError::Kind::kNotWritable);
-  EXPECT_EQ(group.error().error.message,
+  EXPECT_EQ(group.error().code, ErrorCode::kNotWritable);
+  EXPECT_EQ(group.error().message,
             "component \"group\" of definition leaderworkerset-x-k8s-io-leaderworkerset-v1 has no "
             "pod template (no specDefinition)");
-  EXPECT_EQ(group.error().error.hint,
+  EXPECT_EQ(group.error().hint,
             "pass --component with one of the components that have pod templates: leader, worker");
 }
 
@@ -329,7 +328,7 @@ TEST(MutateTest, FragmentsAreWrittenFieldByFieldWithoutCreatingNulls) {
   changes.labels = {{"tier", "gpu"}};
   changes.scheduler_name = "kai-scheduler";
   MutateResult r = Mutate(w, changes, {std::nullopt, "Worker"});
-  ASSERT_TRUE(r.ok()) << r.error().error.message;
+  ASSERT_TRUE(r.ok()) << r.error().message;
   const Value& services = *r.object().find("spec")->find("services");
   // Frontend had no labels and keeps having none; Worker's labels and scheduler are set.
   EXPECT_TRUE(SameDocument(*services.find("Frontend"),
@@ -341,7 +340,7 @@ TEST(MutateTest, FragmentsAreWrittenFieldByFieldWithoutCreatingNulls) {
 
   // The other way round: the empty scheduler name of the untouched Worker stays "".
   MutateResult frontend = Mutate(w, changes, {std::nullopt, "Frontend"});
-  ASSERT_TRUE(frontend.ok()) << frontend.error().error.message;
+  ASSERT_TRUE(frontend.ok()) << frontend.error().message;
   const Value& s2 = *frontend.object().find("spec")->find("services");
   EXPECT_TRUE(SameDocument(*s2.find("Worker"),
                            *Json(kDynamo).find("spec")->find("services")->find("Worker")));
@@ -356,7 +355,7 @@ TEST(MutateTest, FragmentImagesAndMissingFragmentPaths) {
   PodChanges all;
   all.images = {*ParseImageChange("dyn:2")};
   MutateResult r = Mutate(w, all);
-  ASSERT_TRUE(r.ok()) << r.error().error.message;
+  ASSERT_TRUE(r.ok()) << r.error().message;
   Workload after(w.definition(), r.object());
   Result<std::optional<std::vector<FragmentedPodSpec>>> fragments = after.FragmentedPodSpecs(1);
   ASSERT_TRUE(fragments.ok() && fragments.value().has_value());
@@ -373,7 +372,7 @@ TEST(MutateTest, FragmentImagesAndMissingFragmentPaths) {
   PodChanges named;
   named.images = {*ParseImageChange("main=dyn:3")};
   MutateResult by_name = Mutate(w, named);
-  ASSERT_TRUE(by_name.ok()) << by_name.error().error.message;
+  ASSERT_TRUE(by_name.ok()) << by_name.error().message;
   const Value& services = *by_name.object().find("spec")->find("services");
   EXPECT_EQ(*services.find("Frontend")->find("extraPodSpec")->find("mainContainer")->find("image"),
             Value::String("dyn:1"));
@@ -384,8 +383,8 @@ TEST(MutateTest, FragmentImagesAndMissingFragmentPaths) {
   tolerations.tolerations = {*ParseToleration("a:NoSchedule")};
   MutateResult refused = Mutate(w, tolerations);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().kind, MutateError::Kind::kNotWritable);
-  EXPECT_EQ(refused.error().error.message,
+  EXPECT_EQ(refused.error().code, ErrorCode::kNotWritable);
+  EXPECT_EQ(refused.error().message,
             "component service of definition nvidia-com-dynamographdeployment-v1alpha1 keeps its "
             "pod spec in fragments (fragmentedPodSpecDefinition) with no tolerations path");
 }
@@ -426,7 +425,7 @@ TEST(MutateTest, PodSpecWithMetadataPath) {
   changes.labels = {{"k", "v"}};
   changes.node_selector = {{"zone", "z1"}};
   MutateResult r = Mutate(w, changes, {"worker", std::nullopt});
-  ASSERT_TRUE(r.ok()) << r.error().error.message;
+  ASSERT_TRUE(r.ok()) << r.error().message;
   std::vector<Value> meta = Read(w.definition(), r.object(), 1, &Workload::PodMetadata);
   ASSERT_EQ(meta.size(), 2u);
   EXPECT_EQ(json::ToCompactString(meta[0]), R"({"labels":{"k":"v","w":"a"}})");
@@ -440,14 +439,14 @@ TEST(MutateTest, PodSpecWithMetadataPath) {
   // Without metadataPath, labels cannot be written.
   MutateResult plain = Mutate(w, changes, {"plain", std::nullopt});
   ASSERT_FALSE(plain.ok());
-  EXPECT_EQ(plain.error().kind, MutateError::Kind::kNotWritable);
-  EXPECT_EQ(plain.error().error.message,
+  EXPECT_EQ(plain.error().code, ErrorCode::kNotWritable);
+  EXPECT_EQ(plain.error().message,
             "component plain of definition split has a podSpecPath but no metadataPath: labels "
             "and annotations cannot be set");
   PodChanges spec_only;
   spec_only.priority_class_name = "high";
   MutateResult plain_ok = Mutate(w, spec_only, {"plain", std::nullopt});
-  ASSERT_TRUE(plain_ok.ok()) << plain_ok.error().error.message;
+  ASSERT_TRUE(plain_ok.ok()) << plain_ok.error().message;
   EXPECT_EQ(*plain_ok.object().find("spec")->find("plain")->find("priorityClassName"),
             Value::String("high"));
 }
@@ -472,13 +471,13 @@ spec:
   changes.scheduler_name = "s";
   MutateResult r = Mutate(w, changes);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().kind, MutateError::Kind::kNotWritable);
+  EXPECT_EQ(r.error().code, ErrorCode::kNotWritable);
   EXPECT_EQ(
-      r.error().error.message.rfind(
+      r.error().message.rfind(
           "component root: cannot update through '{metadata: .spec.meta, spec: .spec.pod}'", 0),
       0u)
-      << r.error().error.message;
-  EXPECT_FALSE(r.error().error.hint.empty());
+      << r.error().message;
+  EXPECT_FALSE(r.error().hint.empty());
 }
 
 TEST(MutateTest, CorePodThroughIdentityPathAndIdempotence) {
@@ -491,7 +490,7 @@ TEST(MutateTest, CorePodThroughIdentityPathAndIdempotence) {
   changes.tolerations = {*ParseToleration("x=y:NoExecute")};
   changes.images = {*ParseImageChange("c=i:2")};
   MutateResult once = Mutate(w, changes);
-  ASSERT_TRUE(once.ok()) << once.error().error.message;
+  ASSERT_TRUE(once.ok()) << once.error().message;
   EXPECT_EQ(json::ToCompactString(once.object()),
             R"({"apiVersion":"v1","kind":"Pod","metadata":{"labels":{"a":"b"},"name":"p",)"
             R"("namespace":"n"},"spec":{"containers":[{"image":"i:2","name":"c"}],"tolerations":)"
