@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "wmap/value.h"
@@ -79,6 +80,9 @@ enum class AssignOp {
   kMod,     // %=
   kAlt,     // //=
 };
+
+// The operator as written: "=", "|=", "+=", ... (ast_debug.cc).
+std::string_view AssignOpText(AssignOp op);
 
 // A destructuring pattern: `$name`, `[p, ...]` or `{key: p, $name, $name: p, "str": p, (e): p}`.
 struct Pattern {

@@ -98,28 +98,6 @@ const char* BinaryName(ast::BinaryOp op) {
   return "?";
 }
 
-const char* AssignName(ast::AssignOp op) {
-  switch (op) {
-    case ast::AssignOp::kSet:
-      return "=";
-    case ast::AssignOp::kUpdate:
-      return "|=";
-    case ast::AssignOp::kAdd:
-      return "+=";
-    case ast::AssignOp::kSub:
-      return "-=";
-    case ast::AssignOp::kMul:
-      return "*=";
-    case ast::AssignOp::kDiv:
-      return "/=";
-    case ast::AssignOp::kMod:
-      return "%=";
-    case ast::AssignOp::kAlt:
-      return "//=";
-  }
-  return "?";
-}
-
 // Writes "(head child child ...)" with null children as "_".
 template <typename... Children>
 void List(std::string* out, const std::string& head, const Children*... children) {
@@ -189,7 +167,7 @@ void Write(const Node* n, std::string* out) {
       List(out, BinaryName(n->binary_op), n->left.get(), n->right.get());
       return;
     case Kind::kAssign:
-      List(out, AssignName(n->assign_op), n->left.get(), n->right.get());
+      List(out, std::string(ast::AssignOpText(n->assign_op)), n->left.get(), n->right.get());
       return;
     case Kind::kIf:
       List(out, "if", n->cond.get(), n->body.get(), n->else_.get());
@@ -331,3 +309,29 @@ std::string DebugString(const ast::Pattern& pattern) {
 }
 
 }  // namespace wmap::jq
+
+namespace wmap::jq::ast {
+
+std::string_view AssignOpText(AssignOp op) {
+  switch (op) {
+    case AssignOp::kSet:
+      return "=";
+    case AssignOp::kUpdate:
+      return "|=";
+    case AssignOp::kAdd:
+      return "+=";
+    case AssignOp::kSub:
+      return "-=";
+    case AssignOp::kMul:
+      return "*=";
+    case AssignOp::kDiv:
+      return "/=";
+    case AssignOp::kMod:
+      return "%=";
+    case AssignOp::kAlt:
+      return "//=";
+  }
+  return "=";
+}
+
+}  // namespace wmap::jq::ast

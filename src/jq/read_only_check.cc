@@ -12,28 +12,6 @@ namespace {
 using ast::Kind;
 using ast::Node;
 
-std::string_view AssignOpText(ast::AssignOp op) {
-  switch (op) {
-    case ast::AssignOp::kSet:
-      return "=";
-    case ast::AssignOp::kUpdate:
-      return "|=";
-    case ast::AssignOp::kAdd:
-      return "+=";
-    case ast::AssignOp::kSub:
-      return "-=";
-    case ast::AssignOp::kMul:
-      return "*=";
-    case ast::AssignOp::kDiv:
-      return "/=";
-    case ast::AssignOp::kMod:
-      return "%=";
-    case ast::AssignOp::kAlt:
-      return "//=";
-  }
-  return "=";
-}
-
 bool IsUnboundedFunction(std::string_view name) {
   return name == "range" || name == "paths" || name == "recurse" || name == "walk" ||
          name == "repeat";
@@ -54,8 +32,8 @@ const Node* FindForbidden(const Node* n, std::string* reason) {
       *reason = "recursive descent operator '..' is not allowed";
       return n;
     case Kind::kAssign:
-      *reason =
-          "modifying operator '" + std::string(AssignOpText(n->assign_op)) + "' is not allowed";
+      *reason = "modifying operator '" + std::string(ast::AssignOpText(n->assign_op)) +
+                "' is not allowed";
       return n;
     case Kind::kFuncCall:
       if (n->name == "del") {
