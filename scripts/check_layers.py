@@ -26,7 +26,10 @@ LAYERS = {
     "resolve": ["value", "meta", "jq", "model"],
     "scheduling": ["value", "meta", "jq", "model", "resolve"],
     "catalog": ["value", "meta", "jq", "model"],
-    "cli": ["value", "meta", "schema", "jq", "model", "resolve", "scheduling", "catalog"],
+    "source": ["value", "meta"],
+    "inventory": ["value", "meta", "source", "jq", "model", "catalog"],
+    "view": ["value", "meta", "source", "jq", "model", "resolve"],
+    "cli": ["value", "meta", "source", "inventory", "view", "schema", "jq", "model", "resolve", "scheduling", "catalog"],
 }
 
 # The layer that owns each public header.
@@ -39,6 +42,8 @@ PUBLIC_HEADERS = {
     "yaml.h": "value",
     "meta.h": "meta",
     "quantity.h": "meta",
+    "selector.h": "meta",
+    "source.h": "source",
     "schema.h": "schema",
     "jq.h": "jq",
     "definition.h": "model",
@@ -50,6 +55,8 @@ PUBLIC_HEADERS = {
     "patch.h": "resolve",
     "scheduling.h": "scheduling",
     "catalog.h": "catalog",
+    "inventory.h": "inventory",
+    "view.h": "view",
 }
 
 # Libraries the build links, included by their own folder names.

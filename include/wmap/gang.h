@@ -36,12 +36,6 @@ WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
-struct GangTopology {
-  std::string topology_name;
-  std::string required_level;   // "" when none
-  std::string preferred_level;  // "" when none
-};
-
 struct SubGroupPlan {
   std::string name;    // unique within its gang
   std::string parent;  // "" for a subgroup directly under the gang
@@ -49,7 +43,7 @@ struct SubGroupPlan {
   int32_t min_member = 0;
   // Parents: how many child subgroups must be satisfied. Leaves: 0.
   int32_t min_sub_group = 0;
-  std::optional<GangTopology> topology;
+  std::optional<Topology> topology;
   // What the subgroup stands for: a component, one of its instances, one replica of it.
   std::optional<size_t> component;
   std::string instance_id;             // "" when the subgroup spans every instance
@@ -73,7 +67,7 @@ struct GangPlan {
   std::string queue;                // "" when the definition reads none
   std::string priority_class_name;  // "" when the definition reads none
   std::string preemptibility;       // "" when the definition reads none
-  std::optional<GangTopology> topology;
+  std::optional<Topology> topology;
   // Parents always precede their children; siblings keep definition and instance order.
   std::vector<SubGroupPlan> sub_groups;
   // Requests of the smallest set of pods that satisfies the gang, and of all its pods.

@@ -31,6 +31,11 @@ std::string_view ControllerUid(const Value& object);
 // True when metadata.ownerReferences lists at least one owner (controller or not).
 bool HasOwnerReferences(const Value& object);
 
+// apiVersion v1, kind Pod.
+bool IsPod(const Value& object);
+// A pod that lists owners but none with `controller: true`: it belongs to no workload above it.
+bool IsUncontrolledPod(const Value& object);
+
 // The group of an apiVersion: "apps/v1" -> "apps", "v1" -> "".
 std::string_view ApiGroup(std::string_view api_version);
 

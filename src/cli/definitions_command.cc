@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "cli/definition_summary.h"
-#include "cli/file_reader.h"
 #include "cli/table_writer.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
 #include "wmap/json.h"
+#include "wmap/source.h"
 #include "wmap/yaml.h"
 
 namespace wmap::cli {
@@ -168,7 +168,8 @@ int RunDefinitionsCommand(std::span<const std::string> args, const CommandIo& io
                                   "use --definitions DIR or --definition FILE to add definitions"));
   }
   DefinitionResolver resolver;
-  if (std::optional<CliError> e = DefinitionResolver::Create(input, io, &resolver)) {
+  if (std::optional<Error> e =
+          DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
     return ReportError(io, "definitions", output, *e);
   }
   const Catalog& catalog = resolver.catalog();

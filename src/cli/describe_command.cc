@@ -154,14 +154,15 @@ int RunDescribeCommand(std::span<const std::string> args, const CommandIo& io) {
   tree_options.render.color = UseColor(io, color, no_color);
 
   DefinitionResolver resolver;
-  if (std::optional<CliError> e = DefinitionResolver::Create(input, io, &resolver)) {
+  if (std::optional<Error> e =
+          DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
     return ReportError(io, "describe", output, *e);
   }
-  std::vector<InputObject> objects;
+  std::vector<SourceObject> objects;
   if (std::optional<CliError> e = ReadAllObjects(input.files, io, &objects)) {
     return ReportError(io, "describe", output, *e);
   }
-  SplitResult split = SplitWorkloads(std::move(objects), resolver);
+  Inventory split = GroupWorkloads(std::move(objects), resolver);
   if (split.workloads.empty()) {
     if (!split.undefined.empty()) {
       return ReportError(io, "describe", output,
@@ -178,12 +179,12 @@ int RunDescribeCommand(std::span<const std::string> args, const CommandIo& io) {
   }
   {
     std::vector<std::string> reported;
-    for (const InputObject& u : split.undefined) {
+    for (const SourceObject& u : split.undefined) {
       std::string key = std::string(u.ApiVersion()) + " " + std::string(u.Kind());
       if (std::find(reported.begin(), reported.end(), key) != reported.end()) continue;
       reported.push_back(key);
       ReportWarning(io, "describe",
-                    DefinitionResolver::NoDefinition(u).Located() + " (not described)");
+                    DefinitionResolver::NoDefinition(u).ToString() + " (not described)");
     }
   }
   if (std::string w = split.uncontrolled.Warning(); !w.empty()) ReportWarning(io, "describe", w);

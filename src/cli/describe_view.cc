@@ -364,12 +364,6 @@ std::string ResourcesText(const ResourceTotals& t) {
 
 std::string Pods(int32_t n) { return std::to_string(n) + (n == 1 ? " pod" : " pods"); }
 
-Topology ToTopology(const GangTopology& t) {
-  return Topology{.topology_name = t.topology_name,
-                  .preferred_topology_level = t.preferred_level,
-                  .required_topology_level = t.required_level};
-}
-
 // The subgroups under `parent` ("" = the gang), with the count of given pods in each leaf.
 void AddSubGroups(const GangPlan& gang, const std::map<std::string, int>& pods_in,
                   const std::string& parent, TreeNode* node) {
@@ -387,7 +381,7 @@ void AddSubGroups(const GangPlan& gang, const std::map<std::string, int>& pods_i
     if (given != pods_in.end()) {
       n.details.push_back({std::to_string(given->second) + " given", Tone::kDim});
     }
-    if (s.topology) AddTopology(ToTopology(*s.topology), &n.details);
+    if (s.topology) AddTopology(s.topology, &n.details);
     AddSubGroups(gang, pods_in, s.name, &n);
     node->children.push_back(std::move(n));
   }
@@ -420,9 +414,7 @@ std::vector<TreeNode> GangPlanTrees(const GangView& g) {
     root.details.push_back({Pods(gang.pods)});
     if (!g.plans.pods.empty())
       root.details.push_back({std::to_string(given) + " given", Tone::kDim});
-    if (gang.topology) {
-      AddTopology(ToTopology(*gang.topology), &root.details);
-    }
+    AddTopology(gang.topology, &root.details);
     AddSubGroups(gang, pods_in, "", &root);
     trees.push_back(std::move(root));
   }

@@ -43,7 +43,7 @@ struct GangView {
 };
 
 struct DescribeView {
-  InputObject workload;
+  SourceObject workload;
   std::string definition;
   std::string origin;
   WorkloadTree tree;

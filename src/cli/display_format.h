@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "cli/command.h"
+#include "wmap/view.h"
 
 namespace wmap::cli {
 
@@ -20,11 +21,9 @@ std::string FormatCpu(int64_t millicores);
 // Bytes in the largest binary unit that keeps a value of at least 1, with at most one decimal:
 // "0", "512Mi", "1.5Gi", "256Gi", "1Ti"; "2056Gi" for 2056Gi (not "2Ti").
 std::string FormatMemory(int64_t bytes);
-// kubectl's HumanDuration: "45s", "3m20s", "5h", "12d", "2y30d"; "<invalid>" when negative.
-std::string HumanDuration(int64_t seconds);
-// Seconds since the epoch of an RFC 3339 timestamp ("2025-03-14T09:26:53Z", offsets and
-// fractions allowed); nullopt when it is not one.
-std::optional<int64_t> ParseTimestamp(std::string_view text);
+// Ages and timestamps: wmap/view.h's, which the documents use too.
+using view::HumanDuration;
+using view::ParseTimestamp;
 // SOURCE_DATE_EPOCH from the command's environment when it is an integer, else the clock.
 int64_t NowSeconds(const CommandIo& io);
 

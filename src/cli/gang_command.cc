@@ -604,7 +604,7 @@ int RunGangCommand(std::span<const std::string> args, const CommandIo& io) {
   }
   // Pods whose owner chain reaches no workload, one warning per file.
   std::vector<std::pair<std::string, std::vector<std::string>>> orphans;
-  for (const InputObject& o : inputs.split.orphans) {
+  for (const SourceObject& o : inputs.split.orphans) {
     if (!IsPod(o.value)) continue;
     if (orphans.empty() || orphans.back().first != o.file) orphans.push_back({o.file, {}});
     orphans.back().second.emplace_back(o.Name());

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "cli/display_format.h"
-#include "cli/label_selector.h"
 #include "cli/output_buffer.h"
 #include "cli/table_writer.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
 #include "wmap/json.h"
+#include "wmap/selector.h"
 #include "wmap/tree.h"
 #include "wmap/workload.h"
 #include "wmap/yaml.h"
@@ -235,7 +235,8 @@ int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
   if (!status_filter) return ReportError(io, "get", output, UsageError(error));
 
   DefinitionResolver resolver;
-  if (std::optional<CliError> e = DefinitionResolver::Create(input, io, &resolver)) {
+  if (std::optional<Error> e =
+          DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
     return ReportError(io, "get", output, *e);
   }
 
@@ -249,7 +250,7 @@ int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
   UncontrolledPods uncontrolled;
 
   ObjectReader reader(input.files, io);
-  InputObject object;
+  SourceObject object;
   std::optional<CliError> read_error;
   while (reader.Next(&object, &read_error)) {
     if (read_error) return ReportError(io, "get", output, *read_error);
@@ -279,8 +280,8 @@ int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
       auto [it, inserted] = undefined_index.emplace(key, undefined.size());
       if (inserted) {
         undefined.emplace_back(key, 0);
-        CliError e = DefinitionResolver::NoDefinition(object);
-        ReportWarning(io, "get", e.Located() + " (objects of this kind are skipped)");
+        Error e = DefinitionResolver::NoDefinition(object);
+        ReportWarning(io, "get", e.ToString() + " (objects of this kind are skipped)");
       }
       ++undefined[it->second].second;
       continue;

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <utility>
 
-#include "cli/file_reader.h"
 #include "cli/source_error.h"
+#include "wmap/source.h"
 #include "wmap/yaml.h"
 
 #include <sys/stat.h>

@@ -6,66 +6,10 @@
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
 #include "wmap/json.h"
+#include "wmap/view.h"
 #include "wmap/workload.h"
 
 namespace wmap::cli {
-namespace {
-
-Value OptionalInt(const std::optional<int32_t>& v) { return v ? Value::Int(*v) : Value(); }
-
-// The component's JSON, or the first evaluation error.
-Value InspectComponent(const Workload& w, size_t index, std::string* error) {
-  const Definition& d = w.definition();
-  const ComponentDefinition& c = d.components()[index];
-  Value out = Value::EmptyObject();
-  out.set("name", Value::String(c.name));
-  if (c.kind) {
-    out.set("kind", Value::Object({{"group", Value::String(c.kind->group)},
-                                   {"version", Value::String(c.kind->version)},
-                                   {"kind", Value::String(c.kind->kind)}}));
-  } else {
-    out.set("kind", Value());
-  }
-  int parent = d.Parent(index);
-  out.set("parent", parent < 0 ? Value() : Value::String(d.components()[parent].name));
-
-  Result<std::vector<std::string>> ids = w.InstanceIds(index);
-  auto pod_templates = w.PodTemplateSpecs(index);
-  auto pod_specs = w.PodSpecs(index);
-  auto metadata = w.PodMetadata(index);
-  auto fragments = w.FragmentedPodSpecs(index);
-  auto scales = w.Scales(index);
-  for (const Error* e :
-       {ids.ok() ? nullptr : &ids.error(), pod_templates.ok() ? nullptr : &pod_templates.error(),
-        pod_specs.ok() ? nullptr : &pod_specs.error(), metadata.ok() ? nullptr : &metadata.error(),
-        fragments.ok() ? nullptr : &fragments.error(), scales.ok() ? nullptr : &scales.error()}) {
-    if (e != nullptr) {
-      *error = "component " + c.name + ": " + e->message;
-      out.set("error", Value::String(e->message));
-      return out;
-    }
-  }
-  Value instances = Value::EmptyArray();
-  for (size_t i = 0; i < ids->size(); ++i) {
-    Value inst = Value::EmptyObject();
-    inst.set("id", Value::String((*ids)[i]));
-    if (*scales) {
-      const Scale& s = (**scales)[i];
-      inst.set("replicas", OptionalInt(s.replicas));
-      inst.set("minReplicas", OptionalInt(s.min_replicas));
-      inst.set("maxReplicas", OptionalInt(s.max_replicas));
-    }
-    if (*pod_templates) inst.set("podTemplateSpec", (**pod_templates)[i]);
-    if (*pod_specs) inst.set("podSpec", (**pod_specs)[i]);
-    if (*metadata) inst.set("metadata", (**metadata)[i]);
-    if (*fragments) inst.set("fragmentedPodSpec", (**fragments)[i].ToValue());
-    instances.push_back(std::move(inst));
-  }
-  out.set("instances", std::move(instances));
-  return out;
-}
-
-}  // namespace
 
 std::string InspectCommandHelp() {
   return "Show the components, instances, scale and pod templates of workload objects.\n"
@@ -73,8 +17,9 @@ std::string InspectCommandHelp() {
          "Usage:\n"
          "  wmap inspect -f FILE... [--definition DEF] [--definitions DIR] [-o json]\n"
          "\n"
-         "Output (JSON, one document per object): {\"definition\", \"components\": [{\"name\",\n"
-         "\"kind\", \"parent\", \"instances\": [{\"id\", \"replicas\", \"minReplicas\",\n"
+         "Output (JSON, one WorkloadInspection document per object, docs/output.md):\n"
+         "{\"workload\", \"definition\", \"components\": [{\"name\", \"kind\", \"parent\", "
+         "\"instances\": [{\"id\", \"replicas\", \"minReplicas\",\n"
          "\"maxReplicas\", \"podTemplateSpec\", \"podSpec\", \"metadata\",\n"
          "\"fragmentedPodSpec\"}]}]}: a field is left out when the definition has no path for\n"
          "it; a component whose evaluation fails carries \"error\" instead of \"instances\".\n"
@@ -126,11 +71,12 @@ int RunInspectCommand(std::span<const std::string> args, const CommandIo& io) {
                                   "run 'wmap inspect --help' for usage"));
   }
   DefinitionResolver resolver;
-  if (std::optional<CliError> e = DefinitionResolver::Create(input, io, &resolver)) {
+  if (std::optional<Error> e =
+          DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
     return ReportError(io, "inspect", output, *e);
   }
   ObjectReader reader(input.files, io);
-  InputObject object;
+  SourceObject object;
   std::optional<CliError> read_error;
   int exit_code = kExitOk;
   OutputBuffer out(io.out_fd);
@@ -147,19 +93,12 @@ int RunInspectCommand(std::span<const std::string> args, const CommandIo& io) {
       exit_code = ReportError(io, "inspect", output, DefinitionResolver::NoDefinition(object));
       continue;
     }
-    const Definition& definition = entry->definition;
-    Workload workload(definition, object.value);
-    Value components = Value::EmptyArray();
-    for (size_t i = 0; i < definition.components().size(); ++i) {
-      std::string component_error;
-      components.push_back(InspectComponent(workload, i, &component_error));
-      if (!component_error.empty()) {
-        WriteAll(io.err_fd, "wmap inspect: " + object.Where() + ": " + component_error + "\n");
-        if (exit_code == kExitOk) exit_code = kExitError;
-      }
+    std::vector<std::string> errors;
+    Value doc = view::InspectDocument(object, entry->definition, &errors);
+    for (const std::string& e : errors) {
+      WriteAll(io.err_fd, "wmap inspect: " + object.Where() + ": " + e + "\n");
+      if (exit_code == kExitOk) exit_code = kExitError;
     }
-    Value doc = Value::Object(
-        {{"definition", Value::String(definition.name())}, {"components", components}});
     out.Append(json::ToString(doc, w) + "\n");
   }
   out.Flush();

@@ -11,7 +11,6 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include "cli/file_reader.h"
 #include "cli/input_source.h"
 #include "cli/jq_flags.h"
 #include "cli/json_encoder.h"
@@ -19,6 +18,7 @@
 #include "cli/source_error.h"
 #include "wmap/jq.h"
 #include "wmap/json.h"
+#include "wmap/source.h"
 #include "wmap/yaml.h"
 
 namespace wmap::cli {

@@ -78,7 +78,7 @@ std::optional<CliError> ParseChanges(const MutateFlags& f, const std::vector<std
 }
 
 // The mutation's own code decides the exit status (not found 3, not writable 1...).
-CliError MutateFailure(const InputObject& workload, const MutateError& e) {
+CliError MutateFailure(const SourceObject& workload, const MutateError& e) {
   return WorkloadError(workload, e.code, e.message, e.hint);
 }
 

@@ -31,7 +31,7 @@ std::optional<int> ParseCommandLine(const FlagParser& parser, std::span<const st
   return std::nullopt;
 }
 
-CliError WorkloadError(const InputObject& workload, ErrorCode code, std::string message,
+CliError WorkloadError(const SourceObject& workload, ErrorCode code, std::string message,
                        std::string hint) {
   CliError e;
   e.code = code;
@@ -48,14 +48,19 @@ std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const Comman
     return UsageError("no workload given",
                       "pass the workload object with -f FILE (- for standard input)");
   }
-  if (std::optional<CliError> e = DefinitionResolver::Create(flags, io, &out->resolver)) return e;
-  std::vector<InputObject> objects;
+  if (std::optional<Error> e =
+          DefinitionResolver::Create(flags.definition_sources(io), &out->resolver)) {
+    return CliError::From(*e);
+  }
+  std::vector<SourceObject> objects;
   if (std::optional<CliError> e = ReadAllObjects(flags.files, io, &objects)) return e;
   bool any = !objects.empty();
-  out->split = SplitWorkloads(std::move(objects), out->resolver);
-  const SplitResult& split = out->split;
+  out->split = GroupWorkloads(std::move(objects), out->resolver);
+  const Inventory& split = out->split;
   if (split.workloads.empty()) {
-    if (!split.undefined.empty()) return DefinitionResolver::NoDefinition(split.undefined[0]);
+    if (!split.undefined.empty()) {
+      return CliError::From(DefinitionResolver::NoDefinition(split.undefined[0]));
+    }
     CliError e;
     e.code = ErrorCode::kNotFound;
     e.message = any ? "no workload object in the input: only pods or objects owned by another"
@@ -64,7 +69,7 @@ std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const Comman
     return e;
   }
   std::set<std::string> warned;
-  for (const InputObject& o : split.undefined) {
+  for (const SourceObject& o : split.undefined) {
     std::string gvk = std::string(o.ApiVersion()) + " " + std::string(o.Kind());
     if (!warned.insert(gvk).second) continue;
     ReportWarning(io, command,

@@ -32,7 +32,7 @@ std::string CompletionCommandHelp();
 // The workloads found in `-f` inputs, with the definitions that read them.
 struct WorkloadInputs {
   DefinitionResolver resolver;
-  SplitResult split;
+  Inventory split;
 };
 
 // Loads the definitions and reads and splits the inputs of `flags`. Objects of a kind no
@@ -43,7 +43,7 @@ std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const Comman
                                            std::string_view command, WorkloadInputs* out);
 
 // A CliError located at the workload (its file and document position).
-CliError WorkloadError(const InputObject& workload, ErrorCode code, std::string message,
+CliError WorkloadError(const SourceObject& workload, ErrorCode code, std::string message,
                        std::string hint = "");
 
 // Documents in the format of -o: "yaml" (kubectl's style, field order kept, "---" between

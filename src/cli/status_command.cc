@@ -6,19 +6,11 @@
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
 #include "wmap/json.h"
+#include "wmap/view.h"
 #include "wmap/workload.h"
 
 namespace wmap::cli {
 namespace {
-
-Value ConditionValue(const Condition& c) {
-  Value v = Value::EmptyObject();
-  v.set("type", Value::String(c.type));
-  v.set("status", c.status ? Value::String(*c.status) : Value());
-  if (c.reason) v.set("reason", Value::String(*c.reason));
-  if (!c.message.empty()) v.set("message", Value::String(c.message));
-  return v;
-}
 
 std::string MatchedText(const WorkloadStatus& s) {
   std::string out;
@@ -44,20 +36,6 @@ std::string StatusText(const WorkloadStatus& s) {
   return out;
 }
 
-std::string StatusJson(const WorkloadStatus& s) {
-  Value v = Value::EmptyObject();
-  v.set("phase", s.phase ? Value::String(*s.phase) : Value());
-  Value conditions = Value::EmptyArray();
-  for (const Condition& c : s.conditions) conditions.push_back(ConditionValue(c));
-  v.set("conditions", conditions);
-  Value matched = Value::EmptyArray();
-  for (ResourceStatus r : s.matched) matched.push_back(Value::String(ResourceStatusName(r)));
-  v.set("matched", matched);
-  json::WriteOptions w;
-  w.sort_keys = false;
-  return json::ToString(v, w) + "\n";
-}
-
 }  // namespace
 
 std::string StatusCommandHelp() {
@@ -74,9 +52,9 @@ std::string StatusCommandHelp() {
          "                         repeatable\n"
          "  -d, --definition FILE  a definition file to use (repeatable)\n"
          "  --definitions DIR      a folder of definitions to use (repeatable)\n"
-         "  -o, --output FORMAT    text (default) or json, one document per object:\n"
-         "                         {\"phase\": string|null, \"conditions\": [...], "
-         "\"matched\": [...]}\n"
+         "  -o, --output FORMAT    text (default) or json, one WorkloadStatus document per\n"
+         "                         object: {\"workload\", \"phase\", \"conditions\",\n"
+         "                         \"matched\", ...} (docs/output.md)\n"
          "  --lenient              ignore unknown fields in the definitions\n"
          "  --no-crd-defaults      do not default the condition field names\n"
          "\n"
@@ -121,11 +99,12 @@ int RunStatusCommand(std::span<const std::string> args, const CommandIo& io) {
                                   "run 'wmap status --help' for usage"));
   }
   DefinitionResolver resolver;
-  if (std::optional<CliError> e = DefinitionResolver::Create(input, io, &resolver)) {
+  if (std::optional<Error> e =
+          DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
     return ReportError(io, "status", output, *e);
   }
   ObjectReader reader(input.files, io);
-  InputObject object;
+  SourceObject object;
   std::optional<CliError> read_error;
   int exit_code = kExitOk;
   OutputBuffer out(io.out_fd);
@@ -155,7 +134,14 @@ int RunStatusCommand(std::span<const std::string> args, const CommandIo& io) {
       continue;
     }
     const WorkloadStatus& s = **status;  // the root always has a statusDefinition
-    out.Append(output == "json" ? StatusJson(s) : StatusText(s));
+    if (output == "json") {
+      json::WriteOptions w;
+      w.sort_keys = false;
+      out.Append(json::ToString(view::StatusDocument(object, entry->definition.name(), s), w) +
+                 "\n");
+    } else {
+      out.Append(StatusText(s));
+    }
   }
   out.Flush();
   return exit_code;

@@ -2,10 +2,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/file_reader.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
 #include "wmap/definition.h"
+#include "wmap/source.h"
 
 namespace wmap::cli {
 namespace {

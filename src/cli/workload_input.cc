@@ -7,8 +7,8 @@
 
 #include <sys/stat.h>
 
-#include "cli/file_reader.h"
 #include "wmap/json.h"
+#include "wmap/view.h"
 #include "wmap/yaml.h"
 
 namespace wmap::cli {
@@ -54,15 +54,10 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
     WriteAll(io.err_fd, text);
     return error.exit_code();
   }
-  Value v = Value::EmptyObject();
-  v.set("error", Value::String(std::string(error.name())));
-  v.set("message", Value::String(error.message));
-  v.set("hint", Value::String(error.hint));
-  if (!error.file.empty()) v.set("file", Value::String(error.file));
-  if (error.position.known()) {
-    v.set("line", Value::Int(error.position.line));
-    v.set("column", Value::Int(error.position.column));
-  }
+  Error document_error = Error::Of(error.code, error.message, error.hint);
+  document_error.file = error.file;
+  document_error.position = error.position;
+  Value v = view::ErrorDocument(document_error);
   if (format == "json") {
     json::WriteOptions w;
     w.sort_keys = false;
@@ -71,6 +66,11 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
     WriteAll(io.out_fd, yaml::ToString(v));
   }
   return error.exit_code();
+}
+
+int ReportError(const CommandIo& io, std::string_view command, std::string_view output,
+                const Error& error) {
+  return ReportError(io, command, output, CliError::From(error));
 }
 
 void ReportWarning(const CommandIo& io, std::string_view command, std::string_view text) {
@@ -181,201 +181,20 @@ void InputFlags::Register(FlagParser* parser) {
   parser->Bool({"--no-crd-defaults"}, &no_crd_defaults);
 }
 
+DefinitionSources InputFlags::definition_sources(const CommandIo& io) const {
+  DefinitionSources sources;
+  sources.folders = definition_dirs;
+  sources.files = definition_files;
+  sources.load = load_options();
+  sources.stdin_fd = io.in_fd;
+  return sources;
+}
+
 LoadOptions InputFlags::load_options() const {
   LoadOptions o;
   o.lenient = lenient;
   o.apply_crd_defaults = !no_crd_defaults;
   return o;
-}
-
-// ---- object fields ----
-
-bool IsPod(const Value& object) {
-  return StringField(object, "kind") == "Pod" && StringField(object, "apiVersion") == "v1";
-}
-
-bool IsUncontrolledPod(const Value& object) {
-  return IsPod(object) && meta::HasOwnerReferences(object) && ControllerUid(object).empty();
-}
-
-std::string InputObject::Where() const {
-  Error e;
-  e.file = file;
-  e.position = position;
-  std::string out = e.ToString();
-  // Error::ToString ends with ": " and an empty message.
-  if (out.size() >= 2 && out.ends_with(": ")) out.resize(out.size() - 2);
-  if (list_index >= 0) out += " items[" + std::to_string(list_index) + "]";
-  return out;
-}
-
-std::string_view InputObject::ApiVersion() const { return StringField(value, "apiVersion"); }
-std::string_view InputObject::Kind() const { return StringField(value, "kind"); }
-std::string_view InputObject::Name() const { return MetadataField(value, "name"); }
-std::string_view InputObject::Namespace() const { return MetadataField(value, "namespace"); }
-std::string_view InputObject::Uid() const { return MetadataField(value, "uid"); }
-
-// ---- DefinitionResolver ----
-
-namespace {
-
-CliError DefinitionErrors(const std::string& path, const std::vector<Error>& errors) {
-  CliError e;
-  e.code = ErrorCode::kInvalidDefinition;
-  e.message = "invalid definition " + path;
-  for (const Error& err : errors) e.message += "\n  " + err.ToString();
-  e.hint = "run 'wmap validate " + path + "' for every problem with hints";
-  return e;
-}
-
-std::optional<CliError> CheckExists(const std::string& path, bool want_dir_ok) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
-    CliError e;
-    e.code = ErrorCode::kNotFound;
-    e.message = "open " + path + ": no such file or directory";
-    return e;
-  }
-  if (!want_dir_ok && S_ISDIR(st.st_mode)) {
-    CliError e;
-    e.code = ErrorCode::kIo;
-    e.message = "read " + path + ": is a directory";
-    e.hint = "use --definitions DIR for a folder of definitions";
-    return e;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
-std::optional<CliError> DefinitionResolver::Create(const InputFlags& flags, const CommandIo& io,
-                                                   DefinitionResolver* out) {
-  out->catalog_ = Catalog::BuiltIn();
-  LoadOptions options = flags.load_options();
-  for (const std::string& dir : flags.definition_dirs) {
-    if (auto e = CheckExists(dir, true)) return e;
-    std::vector<Error> errors = out->catalog_.AddPath(dir, options);
-    if (!errors.empty()) return DefinitionErrors(dir, errors);
-  }
-  for (const std::string& file : flags.definition_files) {
-    if (file == "-") {
-      std::string text, error;
-      if (!ReadWholeFd(io.in_fd, &text, &error)) {
-        CliError e;
-        e.code = ErrorCode::kIo;
-        e.message = error;
-        return e;
-      }
-      std::vector<Error> errors = out->catalog_.AddText(text, "<stdin>", options);
-      if (!errors.empty()) return DefinitionErrors("<stdin>", errors);
-      continue;
-    }
-    if (auto e = CheckExists(file, false)) return e;
-    std::vector<Error> errors = out->catalog_.AddPath(file, options);
-    if (!errors.empty()) return DefinitionErrors(file, errors);
-  }
-  return std::nullopt;
-}
-
-const CatalogEntry* DefinitionResolver::Find(std::string_view api_version,
-                                             std::string_view kind) const {
-  if (api_version.empty() || kind.empty()) return nullptr;
-  return catalog_.Find(api_version, kind);
-}
-
-const CatalogEntry* DefinitionResolver::Find(const Value& object) const {
-  return Find(StringField(object, "apiVersion"), StringField(object, "kind"));
-}
-
-CliError DefinitionResolver::NoDefinition(const InputObject& object) {
-  CliError e;
-  e.code = ErrorCode::kNoDefinition;
-  e.file = object.file;
-  e.position = object.position;
-  std::string_view api_version = object.ApiVersion();
-  std::string_view kind = object.Kind();
-  if (api_version.empty() || kind.empty()) {
-    e.message = "object has no apiVersion or kind";
-    if (object.list_index >= 0) e.message += " (items[" + std::to_string(object.list_index) + "])";
-    e.hint = "every Kubernetes object names its apiVersion and kind";
-    return e;
-  }
-  e.message = "no definition for " + std::string(api_version) + " " + std::string(kind) +
-              ": pass --definition FILE or add one with --definitions DIR";
-  e.hint =
-      "'wmap definitions' lists the built-in definitions; docs/definitions.md describes the "
-      "format";
-  return e;
-}
-
-// ---- splitting ----
-
-void OwnerIndex::Add(std::string_view uid, std::string_view owner_uid) {
-  if (uid.empty()) return;
-  owners_.emplace(std::string(uid), std::string(owner_uid));
-}
-
-void UncontrolledPods::Add(const InputObject& pod) {
-  if (count_++ == 0) first_ = pod.Where() + " pod/" + std::string(pod.Name());
-}
-
-std::string UncontrolledPods::Warning() const {
-  if (count_ == 0) return "";
-  std::string subject = count_ == 1 ? "1 pod lists" : std::to_string(count_) + " pods list";
-  return subject +
-         " owner references but none with controller: true, so they belong to no workload "
-         "above them (ownership follows the controller reference only; first: " +
-         first_ + ")";
-}
-
-SplitResult SplitWorkloads(std::vector<InputObject> objects, const DefinitionResolver& resolver) {
-  OwnerIndex index;
-  for (const InputObject& o : objects) index.Add(o.Uid(), ControllerUid(o.value));
-  // Which objects are workloads.
-  std::vector<const CatalogEntry*> entries(objects.size(), nullptr);
-  std::vector<bool> is_workload(objects.size(), false);
-  std::unordered_map<std::string, size_t> group_of_uid;
-  SplitResult result;
-  for (size_t i = 0; i < objects.size(); ++i) {
-    const Value& v = objects[i].value;
-    std::string_view owner = ControllerUid(v);
-    if (IsUncontrolledPod(v)) result.uncontrolled.Add(objects[i]);
-    bool owned_here = !owner.empty() && index.Contains(owner);
-    if (owned_here || (IsPod(v) && !owner.empty())) continue;
-    entries[i] = resolver.Find(v);
-    if (entries[i] == nullptr) {
-      if (owner.empty()) result.undefined.push_back(objects[i]);
-      continue;
-    }
-    is_workload[i] = true;
-  }
-  for (size_t i = 0; i < objects.size(); ++i) {
-    if (!is_workload[i]) continue;
-    std::string uid(objects[i].Uid());
-    if (!uid.empty()) group_of_uid.emplace(uid, result.workloads.size());
-    WorkloadGroup g;
-    g.workload = objects[i];
-    g.entry = entries[i];
-    result.workloads.push_back(std::move(g));
-  }
-  auto is_root = [&](std::string_view uid) { return group_of_uid.count(std::string(uid)) > 0; };
-  for (size_t i = 0; i < objects.size(); ++i) {
-    if (is_workload[i]) continue;
-    const Value& v = objects[i].value;
-    std::string_view owner = ControllerUid(v);
-    std::string_view root = index.RootOf(owner, is_root);
-    if (root.empty()) {
-      if (!owner.empty()) result.orphans.push_back(std::move(objects[i]));
-      continue;
-    }
-    WorkloadGroup& g = result.workloads[group_of_uid.at(std::string(root))];
-    if (IsPod(v)) {
-      g.pods.push_back(v);
-    } else {
-      g.children.push_back(v);
-    }
-  }
-  return result;
 }
 
 }  // namespace wmap::cli

@@ -9,23 +9,10 @@
 //   ("wmap CMD: file:line:col: message" then "hint: ..."), or with `-o json|yaml` as a document
 //   {"error": code, "message": ..., "hint": ...} (plus "file", "line", "column" when known) on
 //   stdout, so a script reading stdout always gets a document. Warnings go to stderr only.
-// - ObjectReader reads `-f PATH...` one object at a time: regular files are mapped, not copied;
-//   folders are walked recursively (*.yaml, *.yml, *.json, sorted by path); "-" is standard
-//   input (read once). A file holds multi-document YAML, or JSON values (one, a stream, or a
-//   top-level array whose elements are the objects); a `kind: List` (or any kind ending in
-//   "List" with an `items` array) yields its items. Null and empty documents are skipped. Each
-//   object keeps its file and the position of its document/value (list items: the list's, with
-//   their index). Memory stays near one document plus the mapping; on a terminal, reading for
-//   more than a second shows progress on stderr (cleared when done).
-// - DefinitionResolver: the built-in catalog, then each `--definitions DIR` (or file), then each
-//   `--definition FILE` ("-" = standard input); a later definition replaces an earlier one with
-//   the same root GVK. Find() looks an object up by apiVersion and kind; NoDefinition() is the
-//   exit-4 error that says how to add one.
-// - SplitWorkloads: a workload is an object with a definition that has no controller owner among
-//   the inputs and is not a Pod owned by a controller. Every other object is attributed to the
-//   workload its controller-ownerReference chain (uids, at most 16 hops, through any given object)
-//   reaches; Pods go to `pods`, the rest to `children`. Unreached objects are `orphans`, and
-//   unowned objects with no definition are `undefined` (for the once-per-kind warning).
+// - ObjectReader reads `-f PATH...` one object at a time through wmap/source.h's ObjectStream; on
+//   a terminal, reading for more than a second shows progress on stderr (cleared when done).
+// - Definitions and workloads come from the inventory (wmap/inventory.h): --definitions DIR and
+//   --definition FILE name its DefinitionSources; GroupWorkloads groups the objects.
 #ifndef WMAP_CLI_WORKLOAD_INPUT_H_
 #define WMAP_CLI_WORKLOAD_INPUT_H_
 
@@ -43,7 +30,9 @@
 #include "cli/command.h"
 #include "wmap/catalog.h"
 #include "wmap/definition.h"
+#include "wmap/inventory.h"
 #include "wmap/meta.h"
+#include "wmap/source.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
 
@@ -81,6 +70,8 @@ std::string_view MachineFormat(std::string_view output);
 // exit code. `output` is the command's -o value.
 int ReportError(const CommandIo& io, std::string_view command, std::string_view output,
                 const CliError& error);
+int ReportError(const CommandIo& io, std::string_view command, std::string_view output,
+                const Error& error);
 // "wmap CMD: warning: text" on stderr.
 void ReportWarning(const CommandIo& io, std::string_view command, std::string_view text);
 
@@ -117,33 +108,16 @@ struct InputFlags {
   bool no_crd_defaults = false;               // --no-crd-defaults
   void Register(FlagParser* parser);
   LoadOptions load_options() const;
-};
-
-// One object read from the inputs.
-struct InputObject {
-  Value value;
-  std::string file;   // the path as given, "<stdin>" for standard input
-  Position position;  // of the document or JSON value (of the List for list items)
-  int list_index = -1;
-
-  // "file:line:col" (or "file:line:col items[N]").
-  std::string Where() const;
-  // The object's apiVersion, kind, metadata.name, metadata.namespace, metadata.uid ("" when
-  // absent or not a string).
-  std::string_view ApiVersion() const;
-  std::string_view Kind() const;
-  std::string_view Name() const;
-  std::string_view Namespace() const;
-  std::string_view Uid() const;
+  // The definition sources these flags name; "-" reads io's standard input.
+  DefinitionSources definition_sources(const CommandIo& io) const;
 };
 
 // Field accessors and the controller owner (wmap/meta.h: controller references only).
 using meta::ControllerUid;
+using meta::IsPod;
+using meta::IsUncontrolledPod;
 using meta::MetadataField;
 using meta::StringField;
-bool IsPod(const Value& object);
-// A pod that lists owners but none with `controller: true`: it belongs to no workload above it.
-bool IsUncontrolledPod(const Value& object);
 
 // Progress on stderr for inputs that take long: silent unless stderr is a terminal and a second
 // has passed; redraws at most every 100 ms; Finish() clears the line.
@@ -165,104 +139,21 @@ class Progress {
   std::chrono::steady_clock::time_point last_;
 };
 
-// Streams the objects of `-f PATH...` (see the file comment).
+// The objects of `-f PATH...` (wmap/source.h), with progress on stderr while reading them.
 class ObjectReader {
  public:
-  ObjectReader(std::vector<std::string> paths, const CommandIo& io, bool show_progress = true);
-  ~ObjectReader();
-  ObjectReader(const ObjectReader&) = delete;
-  ObjectReader& operator=(const ObjectReader&) = delete;
-
-  // Checks the paths and lists folders: a missing path is kExitNotFound, an unreadable one
-  // kExitError. Called by the first Next() when not called before.
-  std::optional<CliError> Open();
+  ObjectReader(std::vector<std::string> paths, const CommandIo& io);
   // True with *out set, or true with *error set (reading stops), or false at the end.
-  bool Next(InputObject* out, std::optional<CliError>* error);
-  // The files read so far and to be read (after Open).
-  const std::vector<std::string>& files() const;
+  bool Next(SourceObject* out, std::optional<CliError>* error);
 
  private:
-  class Impl;
-  std::unique_ptr<Impl> impl_;
+  Progress progress_;
+  ObjectStream stream_;
 };
 
 // Appends every object of the paths to *out; returns the first error.
 std::optional<CliError> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
-                                       std::vector<InputObject>* out);
-
-// The definitions available to a command (see the file comment).
-class DefinitionResolver {
- public:
-  // Loads the sources; a missing path is kExitNotFound, an invalid definition kExitError with
-  // every problem in the message.
-  static std::optional<CliError> Create(const InputFlags& flags, const CommandIo& io,
-                                        DefinitionResolver* out);
-
-  const Catalog& catalog() const { return catalog_; }
-  // The entry whose root GVK is the object's apiVersion and kind, or nullptr.
-  const CatalogEntry* Find(const Value& object) const;
-  const CatalogEntry* Find(std::string_view api_version, std::string_view kind) const;
-  // "no definition for example.com/v1 Foo: pass --definition FILE or add one with
-  // --definitions DIR", exit 4, located at the object.
-  static CliError NoDefinition(const InputObject& object);
-
- private:
-  Catalog catalog_;
-};
-
-// One workload with the objects attributed to it.
-struct WorkloadGroup {
-  InputObject workload;
-  const CatalogEntry* entry = nullptr;
-  std::vector<Value> children;  // input order
-  std::vector<Value> pods;      // input order
-};
-
-// Pods that list owners but none with `controller: true` (IsUncontrolledPod), counted as they
-// are read: they belong to no workload above them, so every command warns about them once.
-class UncontrolledPods {
- public:
-  void Add(const InputObject& pod);
-  // One warning line for all of them, or "" when there were none.
-  std::string Warning() const;
-
- private:
-  size_t count_ = 0;
-  std::string first_;  // "file:line:col pod/name" of the first one
-};
-
-struct SplitResult {
-  std::vector<WorkloadGroup> workloads;  // input order
-  std::vector<InputObject> orphans;      // owned objects whose chain reaches no workload
-  std::vector<InputObject> undefined;    // unowned, non-Pod-child objects with no definition
-  UncontrolledPods uncontrolled;
-};
-
-SplitResult SplitWorkloads(std::vector<InputObject> objects, const DefinitionResolver& resolver);
-
-// Follows controller-owner uids (see SplitWorkloads) for callers that stream: record every
-// object's uid and controller owner uid, then ask for the workload uid an object belongs to.
-class OwnerIndex {
- public:
-  void Add(std::string_view uid, std::string_view owner_uid);
-  // The first uid on the chain from `owner_uid` (inclusive) for which is_root(uid) holds, or ""
-  // when none does within meta::kMaxControllerDepth hops (owner_uid is the first hop).
-  template <typename IsRoot>
-  std::string_view RootOf(std::string_view owner_uid, const IsRoot& is_root) const {
-    std::string_view uid = owner_uid;
-    for (int hop = 0; hop < meta::kMaxControllerDepth && !uid.empty(); ++hop) {
-      if (is_root(uid)) return uid;
-      auto it = owners_.find(std::string(uid));
-      if (it == owners_.end()) return {};
-      uid = it->second;
-    }
-    return {};
-  }
-  bool Contains(std::string_view uid) const { return owners_.count(std::string(uid)) > 0; }
-
- private:
-  std::unordered_map<std::string, std::string> owners_;
-};
+                                       std::vector<SourceObject>* out);
 
 }  // namespace wmap::cli
 

@@ -43,6 +43,14 @@ bool HasOwnerReferences(const Value& object) {
   return refs != nullptr && refs->size() > 0;
 }
 
+bool IsPod(const Value& object) {
+  return StringField(object, "kind") == "Pod" && StringField(object, "apiVersion") == "v1";
+}
+
+bool IsUncontrolledPod(const Value& object) {
+  return IsPod(object) && HasOwnerReferences(object) && ControllerUid(object).empty();
+}
+
 std::string_view ApiGroup(std::string_view api_version) {
   size_t slash = api_version.find('/');
   return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);

@@ -51,11 +51,11 @@ Result<std::optional<int32_t>> Count(const Value& object, std::string_view key,
   return std::optional<int32_t>(static_cast<int32_t>(v->as_int()));
 }
 
-Result<std::optional<GangTopology>> TopologyOf(const Value& object, const std::string& what) {
+Result<std::optional<Topology>> TopologyOf(const Value& object, const std::string& what) {
   const Value* t = object.find("topology");
-  if (t == nullptr || t->is_null()) return std::optional<GangTopology>();
+  if (t == nullptr || t->is_null()) return std::optional<Topology>();
   if (!t->is_object()) return Bad(what, "topology is not an object");
-  GangTopology out;
+  Topology out;
   auto name = Text(*t, "topologyName", what + " topology");
   auto required = Text(*t, "requiredTopologyLevel", what + " topology");
   auto preferred = Text(*t, "preferredTopologyLevel", what + " topology");
@@ -66,9 +66,9 @@ Result<std::optional<GangTopology>> TopologyOf(const Value& object, const std::s
     return Bad(what, "topology needs topologyName and a required or preferred level");
   }
   out.topology_name = *name;
-  out.required_level = *required;
-  out.preferred_level = *preferred;
-  return std::optional<GangTopology>(out);
+  out.required_topology_level = *required;
+  out.preferred_topology_level = *preferred;
+  return std::optional<Topology>(out);
 }
 
 }  // namespace

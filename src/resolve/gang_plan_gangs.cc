@@ -103,7 +103,7 @@ std::optional<Error> GangFormPlanner::BuildGang(size_t index, const GangDefiniti
                                              {"replica", ReplicaText(level.variables.replica)}});
   std::string what = "gang " + g.name + (instance_label.empty() ? "" : " " + instance_label);
   if (plan.name.empty()) return MakeError(what + ": the PodGroup name is empty");
-  if (g.topology) plan.topology = ToGangTopology(*g.topology);
+  if (g.topology) plan.topology = *g.topology;
   if (auto e = EvaluateSchedulingTexts(g, object, level.variables, what, &plan)) return e;
 
   BuiltGang built;
@@ -282,7 +282,7 @@ std::optional<Error> GangFormPlanner::Finish(const GangDefinition& g,
     SubGroupPlan sub;
     sub.name = name;
     sub.parent = parent >= 0 ? plan->sub_groups[parent].name : "";
-    if (s.topology) sub.topology = ToGangTopology(*s.topology);
+    if (s.topology) sub.topology = *s.topology;
     if (!s.component_name.empty()) {
       sub.component = self.component;
       if (self.selection.instance && HasInstances(*self.component)) {

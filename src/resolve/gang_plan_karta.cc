@@ -32,13 +32,13 @@ Result<GangPlans> PlanKartaPodGroup(WorkloadReader& reader, std::span<const Valu
   plan.definition_gang = spec.name;
   plan.min_member = (*group)->min_available;
   plan.min_sub_group = (*group)->min_sub_group;
-  if (spec.topology) plan.topology = ToGangTopology(*spec.topology);
+  if (spec.topology) plan.topology = *spec.topology;
   for (const PodGroupPlan::Member& m : (*group)->sub_groups) {
     SubGroupPlan sub;
     sub.name = m.name;
     sub.min_member = m.min_available;
     sub.component = m.component;
-    if (m.topology) sub.topology = ToGangTopology(*m.topology);
+    if (m.topology) sub.topology = *m.topology;
     auto n = reader.KartaPods(m.component);
     if (!n.ok()) return n.error();
     auto count = ToCount(*n, "subgroup " + m.name);

@@ -423,8 +423,4 @@ Result<int32_t> ToCount(int64_t n, const std::string& what) {
   return static_cast<int32_t>(n);
 }
 
-GangTopology ToGangTopology(const Topology& t) {
-  return GangTopology{t.topology_name, t.required_topology_level, t.preferred_topology_level};
-}
-
 }  // namespace wmap::resolve

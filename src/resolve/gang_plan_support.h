@@ -124,8 +124,6 @@ Result<std::optional<int32_t>> MinMemberOverride(const Value& object, const std:
 // int64 -> int32 for plan fields; larger counts are an error naming `what`.
 Result<int32_t> ToCount(int64_t n, const std::string& what);
 
-GangTopology ToGangTopology(const Topology& t);
-
 }  // namespace wmap::resolve
 
 #endif  // WMAP_RESOLVE_GANG_PLAN_SUPPORT_H_

@@ -4,11 +4,12 @@
 namespace wmap {
 namespace {
 
-Value TopologyValue(const GangTopology& t) {
+Value TopologyValue(const Topology& t) {
   Value out = Value::Object({{"topologyName", Value::String(t.topology_name)}});
-  if (!t.required_level.empty()) out.set("requiredTopologyLevel", Value::String(t.required_level));
-  if (!t.preferred_level.empty()) {
-    out.set("preferredTopologyLevel", Value::String(t.preferred_level));
+  if (!t.required_topology_level.empty())
+    out.set("requiredTopologyLevel", Value::String(t.required_topology_level));
+  if (!t.preferred_topology_level.empty()) {
+    out.set("preferredTopologyLevel", Value::String(t.preferred_topology_level));
   }
   return out;
 }

@@ -5,13 +5,13 @@
 namespace wmap::scheduling {
 namespace {
 
-Value TopologyConstraint(const GangTopology& t) {
+Value TopologyConstraint(const Topology& t) {
   Value v = Value::Object({{"topology", Value::String(t.topology_name)}});
-  if (!t.required_level.empty()) {
-    v.set("requiredTopologyLevel", Value::String(t.required_level));
+  if (!t.required_topology_level.empty()) {
+    v.set("requiredTopologyLevel", Value::String(t.required_topology_level));
   }
-  if (!t.preferred_level.empty()) {
-    v.set("preferredTopologyLevel", Value::String(t.preferred_level));
+  if (!t.preferred_topology_level.empty()) {
+    v.set("preferredTopologyLevel", Value::String(t.preferred_topology_level));
   }
   return v;
 }

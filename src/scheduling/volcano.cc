@@ -22,14 +22,14 @@ Result<SchedulerObjects> EmitVolcano(const EmitContext& c) {
     }
     Value resources = ResourceListToValue(g.min_resources);
     if (resources.size() > 0) spec.set("minResources", std::move(resources));
-    if (g.topology &&
-        (!g.topology->required_level.empty() || !g.topology->preferred_level.empty())) {
-      const bool hard = !g.topology->required_level.empty();
-      spec.set(
-          "networkTopology",
-          Value::Object({{"mode", Value::String(hard ? "hard" : "soft")},
-                         {"highestTierName", Value::String(hard ? g.topology->required_level
-                                                                : g.topology->preferred_level)}}));
+    if (g.topology && (!g.topology->required_topology_level.empty() ||
+                       !g.topology->preferred_topology_level.empty())) {
+      const bool hard = !g.topology->required_topology_level.empty();
+      spec.set("networkTopology",
+               Value::Object({{"mode", Value::String(hard ? "hard" : "soft")},
+                              {"highestTierName",
+                               Value::String(hard ? g.topology->required_topology_level
+                                                  : g.topology->preferred_topology_level)}}));
     }
     out.objects.push_back(MakeObject("scheduling.volcano.sh/v1beta1", "PodGroup",
                                      ObjectMeta(c.identity, g.name), std::move(spec)));

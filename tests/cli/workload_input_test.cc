@@ -1,6 +1,5 @@
-// The shared input and error layer of the workload commands: flags, objects from files, folders
-// and standard input with positions, definition resolution, workload splitting, error reports,
-// label selectors, display formats and the tree renderer's width guarantee.
+// The shared input and error layer of the workload commands: flags, progress on a terminal, error
+// reports, display formats and the tree renderer's width guarantee.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -15,7 +14,6 @@
 #include <thread>
 
 #include "cli/display_format.h"
-#include "cli/label_selector.h"
 #include "cli/source_error.h"
 #include "cli/tree_render.h"
 #include "cli/workload_input.h"
@@ -29,28 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A scratch folder removed on destruction.
-class Scratch {
- public:
-  Scratch() {
-    path_ = fs::temp_directory_path() /
-            ("wmap_input_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
-    fs::create_directories(path_);
-  }
-  ~Scratch() { fs::remove_all(path_); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    fs::path p = path_ / name;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  static inline int counter_ = 0;
-  fs::path path_;
-};
-
 CommandIo NoTerminalIo() {
   static const char* const kEnv[] = {"NO_COLOR=1", nullptr};
   CommandIo io;
@@ -58,13 +34,6 @@ CommandIo NoTerminalIo() {
   io.err_fd = -1;
   io.environment = kEnv;
   return io;
-}
-
-std::vector<InputObject> ReadAll(const std::vector<std::string>& paths,
-                                 std::optional<CliError>* error) {
-  std::vector<InputObject> out;
-  *error = ReadAllObjects(paths, NoTerminalIo(), &out);
-  return out;
 }
 
 TEST(FlagParserTest, ValuesListsBooleansAndPositionals) {
@@ -93,168 +62,6 @@ TEST(FlagParserTest, ValuesListsBooleansAndPositionals) {
   e = p.Parse(missing, &positional);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->message, "flag needs an argument: -o");
-}
-
-TEST(ObjectReaderTest, YamlDocumentsJsonStreamsArraysAndLists) {
-  Scratch s;
-  std::string yaml_file = s.Write("a.yaml",
-                                  "apiVersion: v1\nkind: Pod\nmetadata: {name: p1}\n---\n---\n"
-                                  "apiVersion: v1\nkind: List\nitems:\n"
-                                  "- {apiVersion: v1, kind: Pod, metadata: {name: p2}}\n"
-                                  "- {apiVersion: v1, kind: Pod, metadata: {name: p3}}\n");
-  std::string json_file = s.Write("b.json",
-                                  "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"p4\"}}\n"
-                                  "  [{\"kind\": \"Pod\", \"metadata\": {\"name\": \"p5\"}},\n"
-                                  "   {\"kind\": \"Pod\", \"metadata\": {\"name\": \"p6\"}}]\n");
-  std::optional<CliError> error;
-  std::vector<InputObject> objects = ReadAll({yaml_file, json_file}, &error);
-  ASSERT_FALSE(error.has_value()) << error->Located();
-  ASSERT_EQ(objects.size(), 6u);
-  std::vector<std::string> names;
-  for (const InputObject& o : objects) names.emplace_back(o.Name());
-  EXPECT_EQ(names, (std::vector<std::string>{"p1", "p2", "p3", "p4", "p5", "p6"}));
-  EXPECT_EQ(objects[0].position.line, 1);
-  EXPECT_EQ(objects[1].position.line, 6);  // the List document
-  EXPECT_EQ(objects[2].list_index, 1);
-  EXPECT_EQ(objects[2].Where(), yaml_file + ":6:1 items[1]");
-  EXPECT_EQ(objects[3].file, json_file);
-  EXPECT_EQ(objects[3].position.line, 1);
-  EXPECT_EQ(objects[4].position.line, 2);
-  EXPECT_EQ(objects[4].position.column, 3);
-  EXPECT_EQ(objects[5].list_index, 1);
-}
-
-TEST(ObjectReaderTest, FoldersAreWalkedRecursivelyInPathOrder) {
-  Scratch s;
-  s.Write("z.yaml", "kind: Pod\nmetadata: {name: z}\n");
-  s.Write("sub/b.yml", "kind: Pod\nmetadata: {name: b}\n");
-  s.Write("sub/a.json", "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}}");
-  s.Write("sub/notes.txt", "not an object");
-  std::optional<CliError> error;
-  std::vector<InputObject> objects = ReadAll({s.path()}, &error);
-  ASSERT_FALSE(error.has_value());
-  std::vector<std::string> names;
-  for (const InputObject& o : objects) names.emplace_back(o.Name());
-  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "z"}));
-}
-
-TEST(ObjectReaderTest, FlowYamlThatIsNotJsonIsReadAsYaml) {
-  Scratch s;
-  std::string f = s.Write("flow.yaml", "{kind: Pod, metadata: {name: flow}}\n");
-  std::optional<CliError> error;
-  std::vector<InputObject> objects = ReadAll({f}, &error);
-  ASSERT_FALSE(error.has_value());
-  ASSERT_EQ(objects.size(), 1u);
-  EXPECT_EQ(objects[0].Name(), "flow");
-}
-
-TEST(ObjectReaderTest, ErrorsNameTheFileAndPosition) {
-  Scratch s;
-  std::string bad_json = s.Write("bad.json", "{\"a\": 1}\n{\"b\": }\n");
-  std::optional<CliError> error;
-  ReadAll({bad_json}, &error);
-  ASSERT_TRUE(error.has_value());
-  EXPECT_EQ(error->exit_code(), kExitError);
-  EXPECT_EQ(error->code, ErrorCode::kInvalidInput);
-  EXPECT_EQ(error->file, bad_json);
-  EXPECT_EQ(error->position.line, 2);
-  EXPECT_EQ(error->Located().rfind(bad_json + ":2:", 0), 0u) << error->Located();
-
-  std::string bad_yaml = s.Write("bad.yaml", "a: 1\n---\nb: [1\n");
-  ReadAll({bad_yaml}, &error);
-  ASSERT_TRUE(error.has_value());
-  EXPECT_EQ(error->code, ErrorCode::kInvalidInput);
-  EXPECT_GE(error->position.line, 3);
-
-  ReadAll({s.path() + "/missing.yaml"}, &error);
-  ASSERT_TRUE(error.has_value());
-  EXPECT_EQ(error->exit_code(), kExitNotFound);
-  EXPECT_EQ(error->message, "open " + s.path() + "/missing.yaml: no such file or directory");
-}
-
-TEST(ObjectReaderTest, StandardInputIsReadOnce) {
-  workload_golden::Temp in("kind: Pod\nmetadata: {name: from-stdin}\n");
-  CommandIo io = NoTerminalIo();
-  io.in_fd = in.fd();
-  std::vector<InputObject> objects;
-  ASSERT_FALSE(ReadAllObjects({"-", "-"}, io, &objects).has_value());
-  ASSERT_EQ(objects.size(), 1u);
-  EXPECT_EQ(objects[0].file, "<stdin>");
-}
-
-TEST(ObjectReaderTest, LargeStreamKeepsOneDocumentAtATime) {
-  Scratch s;
-  std::string text;
-  for (int i = 0; i < 5000; ++i) {
-    text += "apiVersion: v1\nkind: Pod\nmetadata:\n  name: pod-" + std::to_string(i) +
-            "\n  uid: u" + std::to_string(i) + "\n---\n";
-  }
-  std::string f = s.Write("many.yaml", text);
-  ObjectReader reader({f}, NoTerminalIo());
-  InputObject o;
-  std::optional<CliError> error;
-  int count = 0;
-  while (reader.Next(&o, &error)) {
-    ASSERT_FALSE(error.has_value());
-    EXPECT_EQ(o.position.line, 1 + 6 * count);
-    ++count;
-  }
-  EXPECT_EQ(count, 5000);
-}
-
-TEST(ObjectReaderTest, LargeJsonFilesGiveTheSameObjectsAsSmallOnes) {
-  // More than 8 MiB: read as a large document (repeated subtrees shared, parsed pages of the
-  // mapped file dropped), as a list and as a stream; the objects and their lines must be the
-  // ones a YAML reading of the same objects gives.
-  Scratch s;
-  std::string list = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n";
-  std::string stream;
-  std::string yaml;
-  for (int i = 0; i < 40000; ++i) {
-    std::string name = "job-" + std::to_string(i);
-    std::string object =
-        "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name +
-        "\",\"namespace\":\"training\"},\"spec\":{\"parallelism\":" + std::to_string(i % 4) +
-        ",\"template\":{\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":"
-        "\"registry.example.com/trainer:v1.2.3\",\"resources\":{\"limits\":"
-        "{\"nvidia.com/gpu\":\"8\"}}}]}}}}";
-    list += (i > 0 ? ",\n" : "") + object;
-    stream += object + "\n";
-    yaml += "---\n" + object + "\n";
-  }
-  list += "]}\n";
-  ASSERT_GT(list.size(), size_t{9} << 20);
-  std::optional<CliError> error;
-  std::vector<InputObject> from_list = ReadAll({s.Write("list.json", list)}, &error);
-  ASSERT_FALSE(error.has_value()) << error->message;
-  std::vector<InputObject> from_stream = ReadAll({s.Write("stream.json", stream)}, &error);
-  ASSERT_FALSE(error.has_value()) << error->message;
-  std::vector<InputObject> from_yaml = ReadAll({s.Write("objects.yaml", yaml)}, &error);
-  ASSERT_FALSE(error.has_value()) << error->message;
-  ASSERT_EQ(from_list.size(), 40000u);
-  ASSERT_EQ(from_stream.size(), 40000u);
-  ASSERT_EQ(from_yaml.size(), 40000u);
-  for (size_t i = 0; i < from_yaml.size(); i += 997) {
-    EXPECT_EQ(json::ToCompactString(from_list[i].value), json::ToCompactString(from_yaml[i].value));
-    EXPECT_EQ(json::ToCompactString(from_stream[i].value),
-              json::ToCompactString(from_yaml[i].value));
-    EXPECT_EQ(from_stream[i].position.line, static_cast<int>(i) + 1);
-  }
-  // A syntax error past the dropped pages is reported at its line.
-  std::string broken = stream;
-  broken.insert(broken.rfind("\"parallelism\":") + 14, "@");
-  ReadAll({s.Write("broken.json", broken)}, &error);
-  ASSERT_TRUE(error.has_value());
-  EXPECT_EQ(error->position.line, 40000);
-}
-
-Value Obj(const std::string& yaml_text) { return *yaml::Parse(yaml_text); }
-
-InputObject In(const std::string& yaml_text) {
-  InputObject o;
-  o.value = Obj(yaml_text);
-  o.file = "objects.yaml";
-  return o;
 }
 
 TEST(ProgressTest, SilentOffTerminalAndAfterTheFirstSecondOnOne) {
@@ -292,71 +99,6 @@ TEST(ProgressTest, SilentOffTerminalAndAfterTheFirstSecondOnOne) {
   EXPECT_EQ(shown, "\r\033[Kreading: 50.0 MB of 100.0 MB (50%), 1234 objects\r\033[K");
 }
 
-TEST(DefinitionResolverTest, BuiltInOverriddenByFiles) {
-  WMAP_NEEDS_SHARED("conformance/upstream");
-  InputFlags flags;
-  DefinitionResolver builtin;
-  ASSERT_FALSE(DefinitionResolver::Create(flags, NoTerminalIo(), &builtin).has_value());
-  const CatalogEntry* ray = builtin.Find("ray.io/v1", "RayCluster");
-  ASSERT_NE(ray, nullptr);
-  EXPECT_EQ(ray->origin, kBuiltInOrigin);
-
-  flags.definition_files = {::wmap::test_files::SharedDir().string() +
-                            "/conformance/upstream/catalog/ray-io-raycluster-v1.yaml"};
-  DefinitionResolver overridden;
-  ASSERT_FALSE(DefinitionResolver::Create(flags, NoTerminalIo(), &overridden).has_value());
-  EXPECT_EQ(overridden.Find("ray.io/v1", "RayCluster")->origin, flags.definition_files[0]);
-  EXPECT_EQ(overridden.Find(Obj("apiVersion: example.com/v1\nkind: Foo\n")), nullptr);
-
-  flags.definition_files = {"/nonexistent/definition.yaml"};
-  std::optional<CliError> e = DefinitionResolver::Create(flags, NoTerminalIo(), &overridden);
-  ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->exit_code(), kExitNotFound);
-}
-
-TEST(DefinitionResolverTest, NoDefinitionSaysWhatToDo) {
-  InputObject o = In("apiVersion: example.com/v1\nkind: Foo\n");
-  o.position.line = 3;
-  o.position.column = 1;
-  CliError e = DefinitionResolver::NoDefinition(o);
-  EXPECT_EQ(e.exit_code(), kExitNoDefinition);
-  EXPECT_EQ(e.code, ErrorCode::kNoDefinition);
-  EXPECT_EQ(e.Located(),
-            "objects.yaml:3:1: no definition for example.com/v1 Foo: pass --definition FILE or "
-            "add one with --definitions DIR");
-}
-
-TEST(SplitWorkloadsTest, OwnershipChainsAttributePodsAndChildren) {
-  DefinitionResolver resolver;
-  ASSERT_FALSE(DefinitionResolver::Create({}, NoTerminalIo(), &resolver).has_value());
-  auto owned = [](const std::string& kind, const std::string& name, const std::string& uid,
-                  const std::string& owner_uid) {
-    std::string api = kind == "Pod" ? "v1" : (kind == "Job" ? "batch/v1" : "apps/v1");
-    return In("apiVersion: " + api + "\nkind: " + kind + "\nmetadata:\n  name: " + name +
-              "\n  uid: " + uid + "\n  ownerReferences:\n  - {apiVersion: x, kind: y, name: o, " +
-              "uid: " + owner_uid + ", controller: true}\n");
-  };
-  std::vector<InputObject> objects = {
-      In("apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: js, uid: js1}\n"),
-      owned("Job", "js-a-0", "job1", "js1"),
-      owned("Pod", "js-a-0-0", "pod1", "job1"),
-      owned("Pod", "orphan", "pod2", "missing-owner"),
-      In("apiVersion: example.com/v1\nkind: Foo\nmetadata: {name: foo}\n"),
-      In("apiVersion: v1\nkind: Pod\nmetadata: {name: bare, uid: bare1}\n"),
-  };
-  SplitResult r = SplitWorkloads(objects, resolver);
-  ASSERT_EQ(r.workloads.size(), 2u);
-  EXPECT_EQ(r.workloads[0].workload.Name(), "js");
-  ASSERT_EQ(r.workloads[0].children.size(), 1u);
-  ASSERT_EQ(r.workloads[0].pods.size(), 1u);
-  EXPECT_EQ(MetadataField(r.workloads[0].pods[0], "name"), "js-a-0-0");
-  EXPECT_EQ(r.workloads[1].workload.Name(), "bare");
-  ASSERT_EQ(r.orphans.size(), 1u);
-  EXPECT_EQ(r.orphans[0].Name(), "orphan");
-  ASSERT_EQ(r.undefined.size(), 1u);
-  EXPECT_EQ(r.undefined[0].Kind(), "Foo");
-}
-
 TEST(ReportErrorTest, TextOnStderrDocumentsOnStdout) {
   CliError e;
   e.code = ErrorCode::kNotFound;
@@ -381,32 +123,6 @@ TEST(ReportErrorTest, TextOnStderrDocumentsOnStdout) {
     EXPECT_EQ(*v->find("error"), Value::String("not_found"));
     EXPECT_EQ(*v->find("message"), Value::String("definition \"x\" not found"));
     EXPECT_EQ(*v->find("hint"), Value::String("list them"));
-  }
-}
-
-TEST(LabelSelectorTest, KubectlSyntax) {
-  Value labels = Obj("{app: web, tier: front, version: '3'}");
-  auto matches = [&](const std::string& text) {
-    std::string error;
-    std::optional<LabelSelector> s = LabelSelector::Parse(text, &error);
-    EXPECT_TRUE(s.has_value()) << text << ": " << error;
-    return s && s->Matches(labels);
-  };
-  EXPECT_TRUE(matches(""));
-  EXPECT_TRUE(matches("app=web"));
-  EXPECT_TRUE(matches("app==web,tier!=back"));
-  EXPECT_FALSE(matches("app=db"));
-  EXPECT_TRUE(matches("tier in (front, back)"));
-  EXPECT_FALSE(matches("tier notin (front,back)"));
-  EXPECT_TRUE(matches("missing notin (x),!missing,app"));
-  EXPECT_FALSE(matches("!app"));
-  EXPECT_TRUE(matches("version>2,version<4"));
-  EXPECT_FALSE(matches("version>3"));
-  EXPECT_TRUE(matches("missing!=x"));
-  for (const char* bad : {"a in (b", "=x", "a in b", "a>x", "a=b c", "a,,b"}) {
-    std::string error;
-    EXPECT_FALSE(LabelSelector::Parse(bad, &error).has_value()) << bad;
-    EXPECT_FALSE(error.empty());
   }
 }
 

@@ -288,12 +288,12 @@ TEST(GangPlanTest, JobSetResourcesAndAttributes) {
   EXPECT_EQ(g.preemptibility, "preemptible");
   ASSERT_TRUE(g.topology.has_value());
   EXPECT_EQ(g.topology->topology_name, "cluster-topology");
-  EXPECT_EQ(g.topology->required_level, "topology.kubernetes.io/zone");
-  EXPECT_EQ(g.topology->preferred_level, "");
+  EXPECT_EQ(g.topology->required_topology_level, "topology.kubernetes.io/zone");
+  EXPECT_EQ(g.topology->preferred_topology_level, "");
   EXPECT_FALSE(g.sub_groups[0].topology.has_value());
   ASSERT_TRUE(g.sub_groups[1].topology.has_value());
-  EXPECT_EQ(g.sub_groups[1].topology->preferred_level, "kubernetes.io/hostname");
-  EXPECT_EQ(g.sub_groups[1].topology->required_level, "");
+  EXPECT_EQ(g.sub_groups[1].topology->preferred_topology_level, "kubernetes.io/hostname");
+  EXPECT_EQ(g.sub_groups[1].topology->required_topology_level, "");
   // A leaf keeps its pod template.
   EXPECT_EQ(InOrder(*g.sub_groups[1].pod_template.find("spec")->find("containers")),
             "[{\"name\":\"leader\",\"image\":\"trainer:1.0\",\"resources\":{\"requests\":{\"cpu\":"
@@ -466,7 +466,7 @@ TEST(GangPlanTest, NestedGroupingSubGroupsAndExpressionMinima) {
   // Head 1 + the smaller of the worker groups' minima (4).
   EXPECT_EQ(g.min_member, 5);
   ASSERT_TRUE(g.sub_groups[1].topology.has_value());
-  EXPECT_EQ(g.sub_groups[1].topology->required_level, "rack");
+  EXPECT_EQ(g.sub_groups[1].topology->required_topology_level, "rack");
   EXPECT_EQ(plans.pods.at(1).sub_group, "cluster-gpu-workers");
 
   Value v = GangPlansToValue(d, plans);
@@ -628,7 +628,7 @@ TEST(GangPlanKartaTest, PodGroupV2FlatSubGroups) {
   EXPECT_EQ(g.min_member, 0);
   EXPECT_EQ(g.min_sub_group, 2);
   ASSERT_TRUE(g.topology.has_value());
-  EXPECT_EQ(g.topology->preferred_level, "node");
+  EXPECT_EQ(g.topology->preferred_topology_level, "node");
   // Upstream's subtree scale: minReplicas when > 0, else replicas (cpu-workers: 2), summed over
   // the worker groups; no numOfHosts multiplier in a Karta.
   EXPECT_EQ(Shape(g), (std::vector<std::string>{"head parent= min=1 minSub=0 pods=1",

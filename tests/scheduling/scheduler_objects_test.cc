@@ -104,13 +104,17 @@ GangPlans JobSetPlan(const Value& object) {
   g.min_sub_group = 2;
   g.pods = 9;
   g.priority_class_name = "training";
-  g.topology = GangTopology{"gpu-topology", "", "kubernetes.io/hostname"};
+  g.topology = Topology{.topology_name = "gpu-topology",
+                        .preferred_topology_level = "kubernetes.io/hostname",
+                        .required_topology_level = ""};
   g.sub_groups = {Sub("driver", "", 0, 1, "driver", 1, Value()),
                   Sub("driver-replica-0", "driver", 1, 0, "driver", 1, driver_template),
                   Sub("workers", "", 0, 2, "workers", 8, Value()),
                   Sub("workers-replica-0", "workers", 4, 0, "workers", 4, worker_template),
                   Sub("workers-replica-1", "workers", 4, 0, "workers", 4, worker_template)};
-  g.sub_groups[4].topology = GangTopology{"gpu-topology", "nvidia.com/gpu-clique", ""};
+  g.sub_groups[4].topology = Topology{.topology_name = "gpu-topology",
+                                      .preferred_topology_level = "",
+                                      .required_topology_level = "nvidia.com/gpu-clique"};
   g.min_resources = {{"cpu", 66000}, {"memory", 132LL << 30}, {"nvidia.com/gpu", 64}};
   g.resources = g.min_resources;
   GangPlans plans;

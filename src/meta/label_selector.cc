@@ -1,10 +1,11 @@
-#include "cli/label_selector.h"
+// Label selectors in kubectl's syntax (wmap/selector.h).
+#include "wmap/selector.h"
 
 #include <cctype>
 #include <charconv>
 #include <cstdint>
 
-namespace wmap::cli {
+namespace wmap {
 namespace {
 
 std::string_view Trim(std::string_view s) {
@@ -193,4 +194,4 @@ bool LabelSelector::Matches(const Value& labels) const {
   return true;
 }
 
-}  // namespace wmap::cli
+}  // namespace wmap

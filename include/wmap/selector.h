@@ -3,17 +3,20 @@
 //   key>N, key<N (integers).
 // "!=" and "notin" also hold when the label is absent. Whitespace around tokens is ignored. An
 // empty selector matches everything. Keys and values are checked for kubectl's characters.
-#ifndef WMAP_CLI_LABEL_SELECTOR_H_
-#define WMAP_CLI_LABEL_SELECTOR_H_
+#ifndef WMAP_SELECTOR_H_
+#define WMAP_SELECTOR_H_
 
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "wmap/export.h"
 #include "wmap/value.h"
 
-namespace wmap::cli {
+WMAP_PUBLIC_BEGIN
+
+namespace wmap {
 
 class LabelSelector {
  public:
@@ -33,6 +36,8 @@ class LabelSelector {
   std::vector<Requirement> requirements_;
 };
 
-}  // namespace wmap::cli
+}  // namespace wmap
 
-#endif  // WMAP_CLI_LABEL_SELECTOR_H_
+WMAP_PUBLIC_END
+
+#endif  // WMAP_SELECTOR_H_

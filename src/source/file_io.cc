@@ -1,4 +1,7 @@
-#include "cli/file_reader.h"
+// Whole-file reads (wmap/source.h).
+#include <string>
+
+#include "wmap/source.h"
 
 #include <cctype>
 #include <cerrno>
@@ -8,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace wmap::cli {
+namespace wmap {
 std::string ErrnoText(int err) {
   std::string text = std::strerror(err);
   if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
@@ -65,4 +68,4 @@ bool ReadWholeFile(const std::string& path, std::string* out, std::string* error
   return ok;
 }
 
-}  // namespace wmap::cli
+}  // namespace wmap

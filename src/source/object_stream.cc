@@ -1,4 +1,4 @@
-// ObjectReader and Progress: the objects of `-f PATH...`, streamed one document at a time.
+// ObjectStream: the objects of files, folders and standard input, one document at a time.
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/file_reader.h"
-#include "cli/workload_input.h"
 #include "wmap/json.h"
+#include "wmap/meta.h"
+#include "wmap/source.h"
 #include "wmap/yaml.h"
 
-namespace wmap::cli {
+namespace wmap {
 namespace {
 
 namespace fs = std::filesystem;
@@ -27,16 +27,6 @@ namespace fs = std::filesystem;
 bool HasObjectExtension(const fs::path& p) {
   std::string ext = p.extension().string();
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
-}
-
-std::string HumanBytes(uint64_t n) {
-  char buf[32];
-  if (n >= (1ull << 20)) {
-    std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(n) / (1 << 20));
-  } else {
-    std::snprintf(buf, sizeof buf, "%.0f kB", static_cast<double>(n) / 1024);
-  }
-  return buf;
 }
 
 // A read-only view of a whole file: mapped for regular files, else read into memory.
@@ -149,55 +139,19 @@ bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r
 
 // A `kind: List` or `kind: *List` with an items array.
 bool IsList(const Value& v) {
-  std::string_view kind = StringField(v, "kind");
+  std::string_view kind = meta::StringField(v, "kind");
   const Value* items = v.find("items");
   return kind.ends_with("List") && items != nullptr && items->is_array();
 }
 
 }  // namespace
 
-// ---- Progress ----
-
-Progress::Progress(const CommandIo& io, std::string_view label)
-    : fd_(io.err_fd),
-      enabled_(::isatty(io.err_fd) == 1),
-      label_(label),
-      start_(std::chrono::steady_clock::now()),
-      last_(start_) {}
-
-Progress::~Progress() { Finish(); }
-
-void Progress::Update(uint64_t bytes_done, uint64_t bytes_total, uint64_t objects) {
-  if (!enabled_) return;
-  auto now = std::chrono::steady_clock::now();
-  if (now - start_ < std::chrono::seconds(1)) return;
-  if (shown_ && now - last_ < std::chrono::milliseconds(100)) return;
-  last_ = now;
-  shown_ = true;
-  std::string line = "\r\033[K" + label_ + ": " + HumanBytes(bytes_done);
-  if (bytes_total > 0) {
-    line += " of " + HumanBytes(bytes_total);
-    line += " (" + std::to_string(bytes_done * 100 / bytes_total) + "%)";
-  }
-  line += ", " + std::to_string(objects) + " objects";
-  WriteAll(fd_, line);
-}
-
-void Progress::Finish() {
-  if (shown_) WriteAll(fd_, "\r\033[K");
-  shown_ = false;
-}
-
-// ---- ObjectReader ----
-
-class ObjectReader::Impl {
+class ObjectStream::Impl {
  public:
-  Impl(std::vector<std::string> paths, const CommandIo& io, bool show_progress)
-      : paths_(std::move(paths)), io_(io), progress_(io, "reading") {
-    progress_enabled_ = show_progress;
-  }
+  Impl(std::vector<std::string> paths, ObjectStreamOptions options)
+      : paths_(std::move(paths)), options_(std::move(options)) {}
 
-  std::optional<CliError> Open() {
+  std::optional<Error> Open() {
     if (opened_) return std::nullopt;
     opened_ = true;
     for (const std::string& p : paths_) {
@@ -208,7 +162,7 @@ class ObjectReader::Impl {
       std::error_code ec;
       fs::file_status st = fs::status(p, ec);
       if (ec || !fs::exists(st)) {
-        CliError e;
+        Error e;
         e.code = ErrorCode::kNotFound;
         e.message = "open " + p + ": no such file or directory";
         return e;
@@ -221,7 +175,7 @@ class ObjectReader::Impl {
           }
         }
         if (ec) {
-          CliError e;
+          Error e;
           e.code = ErrorCode::kIo;
           e.message = "read " + p + ": " + ec.message();
           return e;
@@ -241,7 +195,7 @@ class ObjectReader::Impl {
     return std::nullopt;
   }
 
-  bool Next(InputObject* out, std::optional<CliError>* error) {
+  bool Next(SourceObject* out, std::optional<Error>* error) {
     if (!opened_) {
       if (auto e = Open()) {
         *error = std::move(e);
@@ -255,28 +209,27 @@ class ObjectReader::Impl {
         *out = std::move(pending_.front());
         pending_.pop_front();
         ++objects_;
-        if (progress_enabled_)
-          progress_.Update(done_bytes_ + CurrentOffset(), total_bytes_, objects_);
+        Report(false);
         return true;
       }
       if (open_) {
-        std::optional<CliError> e = ReadDocument();
+        std::optional<Error> e = ReadDocument();
         if (e) {
           *error = std::move(e);
           failed_ = true;
-          progress_.Finish();
+          Report(true);
           return true;
         }
         continue;
       }
       if (next_file_ >= files_.size()) {
-        progress_.Finish();
+        Report(true);
         return false;
       }
-      if (std::optional<CliError> e = OpenFile(files_[next_file_++])) {
+      if (std::optional<Error> e = OpenFile(files_[next_file_++])) {
         *error = std::move(e);
         failed_ = true;
-        progress_.Finish();
+        Report(true);
         return true;
       }
     }
@@ -285,20 +238,20 @@ class ObjectReader::Impl {
   const std::vector<std::string>& files() const { return files_; }
 
  private:
-  std::optional<CliError> OpenFile(const std::string& path) {
+  std::optional<Error> OpenFile(const std::string& path) {
     std::string error;
     name_ = path == "-" ? "<stdin>" : path;
     bool ok;
     if (path == "-") {
       if (stdin_used_) return std::nullopt;
       stdin_used_ = true;
-      ok = text_.OpenFd(io_.in_fd, &error);
+      ok = text_.OpenFd(options_.stdin_fd, &error);
       if (!ok) error = "read <stdin>: " + error.substr(std::min<size_t>(error.size(), 6));
     } else {
       ok = text_.OpenPath(path, &error);
     }
     if (!ok) {
-      CliError e;
+      Error e;
       e.code = ErrorCode::kIo;
       e.message = error;
       return e;
@@ -328,6 +281,18 @@ class ObjectReader::Impl {
     return std::nullopt;
   }
 
+  // Tells the observer how far the stream is; the report with `finished` is made once.
+  void Report(bool finished) {
+    if (!options_.on_progress || reported_finish_) return;
+    reported_finish_ = finished;
+    ReadProgress p;
+    p.bytes_done = done_bytes_ + CurrentOffset();
+    p.bytes_total = total_bytes_;
+    p.objects = objects_;
+    p.finished = finished;
+    options_.on_progress(p);
+  }
+
   size_t CurrentOffset() const {
     if (!open_) return 0;
     if (json_mode_) return json_base_ + json_reader_->offset();
@@ -343,8 +308,8 @@ class ObjectReader::Impl {
     yaml_offset_ = 0;
   }
 
-  CliError ParseError(const Error& err, std::string_view kind) {
-    CliError e;
+  Error ParseError(const Error& err, std::string_view kind) {
+    Error e;
     e.code = ErrorCode::kInvalidInput;
     e.file = name_;
     e.position = err.position;
@@ -360,7 +325,7 @@ class ObjectReader::Impl {
   }
 
   // Reads the next document of the open file into pending_ (nothing at its end).
-  std::optional<CliError> ReadDocument() {
+  std::optional<Error> ReadDocument() {
     if (json_mode_) {
       size_t t_off = json_reader_->offset();
       std::string_view rest = text_.text().substr(json_base_ + t_off);
@@ -424,7 +389,7 @@ class ObjectReader::Impl {
       for (const Value& item : v.find("items")->items()) Push(item, start, i++);
       return;
     }
-    InputObject o;
+    SourceObject o;
     o.value = std::move(v);
     o.file = name_;
     o.position = start;
@@ -433,9 +398,8 @@ class ObjectReader::Impl {
   }
 
   std::vector<std::string> paths_;
-  CommandIo io_;
-  Progress progress_;
-  bool progress_enabled_ = true;
+  ObjectStreamOptions options_;
+  bool reported_finish_ = false;
   bool opened_ = false;
   bool failed_ = false;
   std::vector<std::string> files_;
@@ -456,23 +420,24 @@ class ObjectReader::Impl {
   std::optional<json::StreamReader> json_reader_;
   std::unique_ptr<yaml::StreamReader> yaml_reader_;
   size_t yaml_offset_ = 0;
-  std::deque<InputObject> pending_;
+  std::deque<SourceObject> pending_;
 };
 
-ObjectReader::ObjectReader(std::vector<std::string> paths, const CommandIo& io, bool show_progress)
-    : impl_(std::make_unique<Impl>(std::move(paths), io, show_progress)) {}
-ObjectReader::~ObjectReader() = default;
-std::optional<CliError> ObjectReader::Open() { return impl_->Open(); }
-bool ObjectReader::Next(InputObject* out, std::optional<CliError>* error) {
+ObjectStream::ObjectStream(std::vector<std::string> paths, ObjectStreamOptions options)
+    : impl_(std::make_unique<Impl>(std::move(paths), std::move(options))) {}
+ObjectStream::~ObjectStream() = default;
+std::optional<Error> ObjectStream::Open() { return impl_->Open(); }
+bool ObjectStream::Next(SourceObject* out, std::optional<Error>* error) {
   return impl_->Next(out, error);
 }
-const std::vector<std::string>& ObjectReader::files() const { return impl_->files(); }
+const std::vector<std::string>& ObjectStream::files() const { return impl_->files(); }
 
-std::optional<CliError> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
-                                       std::vector<InputObject>* out) {
-  ObjectReader reader(paths, io);
-  InputObject o;
-  std::optional<CliError> e;
+std::optional<Error> ReadAllObjects(const std::vector<std::string>& paths,
+                                    const ObjectStreamOptions& options,
+                                    std::vector<SourceObject>* out) {
+  ObjectStream reader(paths, options);
+  SourceObject o;
+  std::optional<Error> e;
   while (reader.Next(&o, &e)) {
     if (e) return e;
     out->push_back(std::move(o));
@@ -480,4 +445,4 @@ std::optional<CliError> ReadAllObjects(const std::vector<std::string>& paths, co
   return std::nullopt;
 }
 
-}  // namespace wmap::cli
+}  // namespace wmap

@@ -1,0 +1,111 @@
+// Object streams: the Kubernetes objects of files, folders and standard input, read one
+// document at a time with the place each came from. Every front end reads its objects through
+// here; the cluster client is a second origin of the same SourceObject values.
+//
+// Contract of ObjectStream:
+// - Paths: regular files are mapped, not copied; folders are walked recursively (*.yaml, *.yml,
+//   *.json, sorted by path); "-" is standard input (read once; a second "-" yields nothing).
+// - A file holds multi-document YAML, or JSON values (one, a stream, or a top-level array whose
+//   elements are the objects); text that starts like JSON but is not is read as YAML. A
+//   `kind: List` (or any kind ending in "List" with an `items` array) yields its items. Null and
+//   empty documents are skipped.
+// - Each object keeps its file ("<stdin>" for standard input) and the position of its document
+//   or JSON value; list items keep the list's position and their index.
+// - Memory stays near one document plus the mapping: large files share repeated subtrees within
+//   a document and give back the pages already parsed.
+// - Errors: a missing path is kNotFound, an unreadable one kIo, a document that does not parse
+//   kInvalidInput with its file and position; reading stops at the first error.
+#ifndef WMAP_SOURCE_H_
+#define WMAP_SOURCE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wmap/export.h"
+#include "wmap/status.h"
+#include "wmap/value.h"
+
+WMAP_PUBLIC_BEGIN
+
+namespace wmap {
+
+// One object read from a source.
+struct SourceObject {
+  Value value;
+  std::string file;   // the path as given, "<stdin>" for standard input
+  Position position;  // of the document or JSON value (of the List for list items)
+  int list_index = -1;
+
+  // "file:line:col" (or "file:line:col items[N]"); the parts that are known.
+  std::string Where() const;
+  // The object's apiVersion, kind, metadata.name, metadata.namespace, metadata.uid ("" when
+  // absent or not a string).
+  std::string_view ApiVersion() const;
+  std::string_view Kind() const;
+  std::string_view Name() const;
+  std::string_view Namespace() const;
+  std::string_view Uid() const;
+};
+
+// How far a stream has read, for progress displays.
+struct ReadProgress {
+  uint64_t bytes_done = 0;
+  uint64_t bytes_total = 0;  // of the files whose size is known (0 when none is)
+  uint64_t objects = 0;
+  bool finished = false;  // the last report: the stream ended or failed
+};
+
+struct ObjectStreamOptions {
+  int stdin_fd = 0;  // what "-" reads
+  // Called after each object and once with finished set; may be empty.
+  std::function<void(const ReadProgress&)> on_progress;
+};
+
+// Streams the objects of a list of paths (see the file comment).
+class ObjectStream {
+ public:
+  explicit ObjectStream(std::vector<std::string> paths, ObjectStreamOptions options = {});
+  ~ObjectStream();
+  ObjectStream(const ObjectStream&) = delete;
+  ObjectStream& operator=(const ObjectStream&) = delete;
+
+  // Checks the paths and lists folders. Called by the first Next() when not called before.
+  std::optional<Error> Open();
+  // True with *out set, or true with *error set (reading stops), or false at the end.
+  bool Next(SourceObject* out, std::optional<Error>* error);
+  // The files read so far and to be read (after Open).
+  const std::vector<std::string>& files() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Appends every object of the paths to *out; returns the first error.
+std::optional<Error> ReadAllObjects(const std::vector<std::string>& paths,
+                                    const ObjectStreamOptions& options,
+                                    std::vector<SourceObject>* out);
+
+// Whole-file reads: one allocation sized from fstat and large read() calls for regular files,
+// 1 MiB chunks for pipes and terminals. Failures are worded as Go words them
+// ("open testdata/6.json: no such file or directory").
+
+// Reads all of `path` into *out; on failure returns false and sets *error.
+bool ReadWholeFile(const std::string& path, std::string* out, std::string* error);
+// Opens `path` for reading (not a directory); on failure sets *error as ReadWholeFile does.
+bool OpenForReading(const std::string& path, int* fd, std::string* error);
+// Reads all of a file descriptor (standard input) into *out; *error is "read: REASON".
+bool ReadWholeFd(int fd, std::string* out, std::string* error);
+// Go's wording of an errno value: strerror with a lower-case first letter.
+std::string ErrnoText(int err);
+
+}  // namespace wmap
+
+WMAP_PUBLIC_END
+
+#endif  // WMAP_SOURCE_H_
