@@ -82,12 +82,9 @@ bool ObjectReader::Next(SourceObject* out, std::optional<CliError>* error) {
 
 std::optional<CliError> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
                                        std::vector<SourceObject>* out) {
-  ObjectReader reader(paths, io);
-  SourceObject o;
-  std::optional<CliError> e;
-  while (reader.Next(&o, &e)) {
-    if (e) return e;
-    out->push_back(std::move(o));
+  Progress progress(io, "reading");
+  if (std::optional<Error> e = wmap::ReadAllObjects(paths, StreamOptions(io, &progress), out)) {
+    return CliError::From(*e);
   }
   return std::nullopt;
 }
