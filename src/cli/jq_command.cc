@@ -335,14 +335,11 @@ class JqRun {
       if (e.position.known() && e.file.empty() && !e.hint.empty()) {
         return Failure{kExitCompile, jq::FormatQueryError(query_, e, query_name)};
       }
-      // A syntax error in a module is already formatted ("invalid query: m.jq:1 ..."). Every
-      // other compile error reads as the gojq command prints it:
-      // "compile error: function not defined: f/0" (whether or not the engine's message
-      // already carries the prefix).
-      std::string_view message = e.message;
-      if (message.starts_with("invalid query: ")) return Failure{kExitCompile, e.message};
-      if (message.starts_with("compile error: ")) message.remove_prefix(15);
-      return Failure{kExitCompile, "compile error: " + std::string(message)};
+      // A syntax error in a module comes formatted ("invalid query: m.jq:1 ..."). Every other
+      // compile error reads as the gojq command prints it: "compile error: function not
+      // defined: f/0".
+      if (e.code == ErrorCode::kParse && !e.file.empty()) return Failure{kExitCompile, e.message};
+      return Failure{kExitCompile, "compile error: " + e.message};
     }
     program_.emplace(std::move(*program));
     return std::nullopt;

@@ -31,7 +31,7 @@ Result<Program> Program::Compile(std::string_view text, const CompileOptions& op
   auto compiled = eval::CompileProgram(*parsed, text, options);
   if (!compiled.ok()) {
     Error e = compiled.error();
-    e.code = ErrorCode::kCompile;
+    if (e.code != ErrorCode::kParse) e.code = ErrorCode::kCompile;
     return e;
   }
   auto impl = std::make_shared<Impl>();

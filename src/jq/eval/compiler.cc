@@ -159,10 +159,15 @@ class Compiler {
   const std::optional<Error>& error() const { return error_; }
 
  private:
-  OpPtr Fail(std::string message, size_t offset) {
+  // Records the first error. kCompile unless said otherwise; a module that does not parse is
+  // kParse with its file and the message already in gojq's form.
+  OpPtr Fail(std::string message, size_t offset, ErrorCode code = ErrorCode::kCompile,
+             std::string file = "") {
     if (!error_) {
       Error e;
+      e.code = code;
       e.message = std::move(message);
+      e.file = std::move(file);
       e.position.offset = offset;
       error_ = std::move(e);
     }
@@ -218,7 +223,6 @@ class Compiler {
   std::optional<Error> error_;
   const std::vector<std::string>* library_paths_ = nullptr;
   int module_depth_ = 0;
-  bool has_imports_ = false;
   // Set while compiling the operand of a postfix `?`; taken by the index/slice/iterate node.
   bool optional_suffix_ = false;
   bool TakeOptional() {
@@ -383,14 +387,13 @@ OpPtr Compiler::Compile(const ast::Node& n) {
 bool Compiler::ProcessImports(const ast::Program& program, const std::string& dir) {
   static const std::vector<std::string> kNoPaths;
   const std::vector<std::string>& paths = library_paths_ ? *library_paths_ : kNoPaths;
-  if (!program.imports.empty()) has_imports_ = true;
   if (module_depth_ > 32) {
-    Fail("compile error: modules nested too deeply", 0);
+    Fail("modules nested too deeply", 0);
     return false;
   }
   for (const ast::Import& imp : program.imports) {
     auto not_found = [&]() {
-      Fail("compile error: module not found: \"" + imp.path + "\"", imp.offset);
+      Fail("module not found: \"" + imp.path + "\"", imp.offset);
       return false;
     };
     if (imp.is_data) {
@@ -405,7 +408,7 @@ bool Compiler::ProcessImports(const ast::Program& program, const std::string& di
         if (reader.failed()) {
           std::string where = *file;
           if (e.position.known()) where += ":" + std::to_string(e.position.line);
-          Fail("compile error: invalid json: " + where, imp.offset);
+          Fail("invalid json: " + where, imp.offset);
           return false;
         }
         values.push_back(std::move(v));
@@ -422,7 +425,7 @@ bool Compiler::ProcessImports(const ast::Program& program, const std::string& di
     if (!file || !ReadTextFile(*file, &text)) return not_found();
     auto parsed = ParseModule(text);
     if (!parsed.ok()) {
-      Fail(FormatQueryError(text, parsed.error(), *file), imp.offset);
+      Fail(FormatQueryError(text, parsed.error(), *file), imp.offset, ErrorCode::kParse, *file);
       return false;
     }
     std::vector<Binding> saved = std::move(env_);
@@ -599,9 +602,7 @@ OpPtr Compiler::CompileVar(const ast::Node& n) {
   if (n.name == "ENV") return std::make_unique<ContextOp>(ContextOp::Kind::kEnv, nullptr);
   if (n.name == "__loc__") return std::make_unique<LiteralOp>(Location(n.offset));
   // gojq reports this error with its compile-error prefix once modules are involved.
-  return Fail(
-      std::string(has_imports_ ? "compile error: " : "") + "variable not defined: $" + n.name,
-      n.offset);
+  return Fail("variable not defined: $" + n.name, n.offset);
 }
 
 Value Compiler::Location(size_t offset) const {
