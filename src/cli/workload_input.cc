@@ -2,10 +2,7 @@
 #include "cli/workload_input.h"
 
 #include <string>
-#include <unordered_map>
 #include <utility>
-
-#include <sys/stat.h>
 
 #include "wmap/json.h"
 #include "wmap/view.h"
@@ -13,13 +10,14 @@
 
 namespace wmap::cli {
 
-std::string CliError::Located() const {
-  Error e;
-  e.message = message;
+Error CliError::ToError() const {
+  Error e = Error::Of(code, message, hint);
   e.file = file;
   e.position = position;
-  return e.ToString();
+  return e;
 }
+
+std::string CliError::Located() const { return ToError().ToString(); }
 
 CliError CliError::From(const Error& error) {
   CliError e;
@@ -54,10 +52,7 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
     WriteAll(io.err_fd, text);
     return error.exit_code();
   }
-  Error document_error = Error::Of(error.code, error.message, error.hint);
-  document_error.file = error.file;
-  document_error.position = error.position;
-  Value v = view::ErrorDocument(document_error);
+  Value v = view::ErrorDocument(error.ToError());
   if (format == "json") {
     json::WriteOptions w;
     w.sort_keys = false;

@@ -59,6 +59,8 @@ struct CliError {
   std::string Located() const;
   // A library error as the command reports it: its code, message, hint and place.
   static CliError From(const Error& error);
+  // The same failure as a library error (the error documents are built from it).
+  Error ToError() const;
 };
 
 CliError UsageError(std::string message, std::string hint = "");
