@@ -28,7 +28,7 @@ LAYERS = {
     "catalog": ["value", "meta", "jq", "model"],
     "source": ["value", "meta"],
     "inventory": ["value", "meta", "source", "jq", "model", "catalog"],
-    "view": ["value", "meta", "source", "jq", "model", "resolve"],
+    "view": ["value", "meta", "source", "jq", "model", "catalog", "inventory", "resolve", "scheduling"],
     "cli": ["value", "meta", "source", "inventory", "view", "schema", "jq", "model", "resolve", "scheduling", "catalog"],
 }
 

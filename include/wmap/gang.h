@@ -101,6 +101,10 @@ Result<GangPlans> PlanGangs(const Workload& workload, std::span<const Value> pod
 //   "reason"?}]}
 Value GangPlansToValue(const Definition& definition, const GangPlans& plans);
 
+// {"topologyName", "requiredTopologyLevel"?, "preferredTopologyLevel"?}: a topology in every
+// document (plans, definitions, scheduler objects' sources).
+Value TopologyToValue(const Topology& topology);
+
 }  // namespace wmap
 
 WMAP_PUBLIC_END

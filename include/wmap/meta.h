@@ -35,6 +35,9 @@ bool HasOwnerReferences(const Value& object);
 bool IsPod(const Value& object);
 // A pod that lists owners but none with `controller: true`: it belongs to no workload above it.
 bool IsUncontrolledPod(const Value& object);
+// The pod's Ready condition is "True"; without conditions, every status.containerStatuses[] is
+// ready and there is at least one.
+bool IsPodReady(const Value& pod);
 
 // The group of an apiVersion: "apps/v1" -> "apps", "v1" -> "".
 std::string_view ApiGroup(std::string_view api_version);

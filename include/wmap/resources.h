@@ -30,6 +30,13 @@ namespace wmap {
 // Resource name -> amount (millicores for "cpu", units otherwise). Sorted by name.
 using ResourceList = std::map<std::string, int64_t, std::less<>>;
 
+// The GPU resources: nvidia.com/gpu, amd.com/gpu, gpu.intel.com/i915, gpu.intel.com/xe.
+bool IsGpuResource(std::string_view name);
+// The sum of the GPU resources of `list`, saturating.
+int64_t GpuCount(const ResourceList& list);
+// The amount of `name` in `list`; 0 when absent.
+int64_t AmountOf(const ResourceList& list, std::string_view name);
+
 // Amounts are read and written by QuantityAmount and FormatAmount (wmap/quantity.h).
 
 // a += b, a = max(a, b) and a * n, per resource, saturating.

@@ -32,6 +32,7 @@
 #include "wmap/export.h"
 
 #include "wmap/definition.h"
+#include "wmap/resources.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
 #include "wmap/workload.h"
@@ -39,27 +40,6 @@
 WMAP_PUBLIC_BEGIN
 
 namespace wmap {
-
-// Requested resources. Each quantity is rounded up to its unit (millicores, bytes, devices), as
-// Kubernetes' MilliValue()/Value() do, before summing.
-struct ResourceTotals {
-  int64_t cpu_millicores = 0;
-  int64_t memory_bytes = 0;
-  // nvidia.com/gpu, amd.com/gpu, gpu.intel.com/i915, gpu.intel.com/xe.
-  int64_t gpus = 0;
-
-  double cpu_cores() const { return static_cast<double>(cpu_millicores) / 1000.0; }
-  ResourceTotals& operator+=(const ResourceTotals& o);
-  ResourceTotals operator*(int64_t n) const;
-  bool operator==(const ResourceTotals&) const = default;
-};
-
-// True for the extended resource names counted as GPUs.
-bool IsGpuResource(std::string_view name);
-
-// The cpu, memory and GPU part of EffectivePodResources(pod_spec).requests (wmap/resources.h):
-// init containers, sidecars, pod-level resources and overhead counted as the scheduler does.
-Result<ResourceTotals> PodSpecRequests(const Value& pod_spec);
 
 struct PodNode {
   std::string name;
@@ -71,7 +51,7 @@ struct PodNode {
   // (and there is at least one).
   bool ready = false;
   std::optional<std::string> replica_key;
-  ResourceTotals requests;
+  ResourceList requests;  // EffectivePodResources(spec).requests
 };
 
 struct InstanceNode {
@@ -85,7 +65,7 @@ struct InstanceNode {
   // From the pods when any pod was given to BuildTree (terminated pods, phase Succeeded or
   // Failed, hold nothing and are left out); else the instance's pod template × its replicas (one
   // pod when replicas is not defined) for a component with a pod definition.
-  ResourceTotals requests;
+  ResourceList requests;
 };
 
 struct ComponentNode {
@@ -104,7 +84,7 @@ struct ComponentNode {
   int32_t desired = 0;
   int32_t current = 0;
   int32_t ready = 0;
-  ResourceTotals requests;
+  ResourceList requests;
 };
 
 struct UnattributedPod {
@@ -131,7 +111,7 @@ struct WorkloadTree {
   int32_t desired = 0;
   int32_t current = 0;
   int32_t ready = 0;
-  ResourceTotals requests;
+  ResourceList requests;
 };
 
 // Builds the tree of `object` (the workload) from its child objects and pods. Errors are those
@@ -152,9 +132,7 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
 //                           "requests"}]}],
 //  "children": [COMPONENT...]}.
 Value TreeToValue(const WorkloadTree& tree);
-// RESOURCES: {"gpus", "cpuMillicores", "memoryBytes"}, also the `resources` of every object in
-// `wmap get -o json` and `wmap describe -o json`.
-Value ResourceTotalsToValue(const ResourceTotals& totals);
+// RESOURCES is ResourceListToValue's {"cpu": "250m", "memory": "1Gi", "nvidia.com/gpu": "8", ...}.
 
 }  // namespace wmap
 

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "wmap/view.h"
+
 namespace wmap::cli {
 namespace {
 
@@ -99,7 +101,7 @@ const StatusMapping& MappingOf(const StatusDefinition& s, ResourceStatus status)
 
 std::string StatusList(const StatusDefinition& s) {
   std::string out;
-  for (ResourceStatus r : MappedStatuses(s)) {
+  for (ResourceStatus r : view::MappedStatuses(s)) {
     if (!out.empty()) out += ", ";
     out += ResourceStatusName(r);
   }
@@ -121,60 +123,7 @@ std::string ComponentName(const Definition& d, const std::string& name) {
   return "`" + name + "`" + (c.kind ? " (" + c.kind->kind + ")" : "");
 }
 
-Value GangValue(const Definition& d) {
-  const auto& gang = d.gang_scheduling();
-  if (!gang) return Value();
-  Value v = Value::EmptyObject();
-  if (gang->pod_group) {
-    const PodGroupV2& g = *gang->pod_group;
-    Value subs = Value::EmptyArray();
-    for (const SubGroup& s : g.sub_groups) {
-      Value sv = Value::Object({{"component", Value::String(s.component_name)}});
-      if (s.topology) sv.set("topology", Value::String(TopologyText(s.topology)));
-      subs.push_back(sv);
-    }
-    Value pg = Value::Object({{"name", Value::String(g.name)}, {"subGroups", subs}});
-    if (g.topology) pg.set("topology", Value::String(TopologyText(g.topology)));
-    v.set("podGroup", pg);
-  }
-  if (!gang->pod_groups.empty()) {
-    Value groups = Value::EmptyArray();
-    for (const PodGroupDefinition& g : gang->pod_groups) {
-      Value members = Value::EmptyArray();
-      for (const PodGroupMember& m : g.members) {
-        Value keys = Value::EmptyArray();
-        for (const Expression& e : m.group_by_key_paths) keys.push_back(Value::String(e.text));
-        members.push_back(
-            Value::Object({{"component", Value::String(m.component_name)}, {"groupBy", keys}}));
-      }
-      groups.push_back(Value::Object({{"name", Value::String(g.name)}, {"members", members}}));
-    }
-    v.set("podGroups", groups);
-  }
-  return v;
-}
-
 }  // namespace
-
-std::string KindCell(const GroupVersionKind& kind) {
-  std::string out = kind.kind + "." + kind.version;
-  if (!kind.group.empty()) out += "." + kind.group;
-  return out;
-}
-
-std::vector<ResourceStatus> MappedStatuses(const StatusDefinition& status) {
-  static constexpr ResourceStatus kLifecycle[] = {
-      ResourceStatus::kInitializing, ResourceStatus::kRunning,  ResourceStatus::kCompleted,
-      ResourceStatus::kFailed,       ResourceStatus::kDegraded, ResourceStatus::kSuspending,
-      ResourceStatus::kSuspended,    ResourceStatus::kResuming, ResourceStatus::kUndefined};
-  std::vector<ResourceStatus> out;
-  for (ResourceStatus s : kLifecycle) {
-    for (const StatusMapping& m : status.mappings) {
-      if (m.status == s && !m.matchers.empty()) out.push_back(s);
-    }
-  }
-  return out;
-}
 
 std::string MatcherText(const StatusMatcher& matcher) {
   std::vector<std::string> parts;
@@ -197,8 +146,15 @@ std::string MatcherText(const StatusMatcher& matcher) {
 
 std::string GangText(const Definition& d) {
   const auto& gang = d.gang_scheduling();
-  if (!gang || (!gang->pod_group && gang->pod_groups.empty())) return "none";
+  if (view::GangFormName(d) == "none") return "none";
   std::string out;
+  if (!gang->gangs.empty()) {
+    out = "gangs ";
+    for (size_t i = 0; i < gang->gangs.size(); ++i) {
+      out += (i ? ", `" : "`") + gang->gangs[i].name + "`";
+    }
+    return out + " (see docs/gangs.md)";
+  }
   if (gang->pod_group) {
     const PodGroupV2& g = *gang->pod_group;
     out = "one pod group `" + g.name + "` per workload";
@@ -235,44 +191,6 @@ std::string GangText(const Definition& d) {
   return out;
 }
 
-Value DefinitionSummaryValue(const CatalogEntry& entry) {
-  const Definition& d = entry.definition;
-  Value components = Value::EmptyArray();
-  bool suspend = false;
-  for (size_t i = 0; i < d.components().size(); ++i) {
-    const ComponentDefinition& c = d.components()[i];
-    Value cv = Value::EmptyObject();
-    cv.set("name", Value::String(c.name));
-    cv.set("kind", c.kind ? Value::String(KindCell(*c.kind)) : Value());
-    int parent = d.Parent(i);
-    cv.set("parent", parent < 0 ? Value() : Value::String(d.components()[parent].name));
-    cv.set("pods", Value::Bool(c.HasPodDefinition()));
-    cv.set("instances", Value::Bool(c.instance_id_path.has_value()));
-    cv.set("scale", Value::Bool(c.scale.has_value()));
-    Value statuses = Value::EmptyArray();
-    if (c.status) {
-      for (ResourceStatus r : MappedStatuses(*c.status)) {
-        statuses.push_back(Value::String(ResourceStatusName(r)));
-      }
-    }
-    cv.set("statuses", statuses);
-    cv.set("suspend", Value::Bool(c.suspend.has_value()));
-    suspend = suspend || c.suspend.has_value();
-    components.push_back(cv);
-  }
-  const GroupVersionKind& k = d.root_kind();
-  Value v = Value::EmptyObject();
-  v.set("name", Value::String(d.name()));
-  v.set("apiVersion", Value::String(k.ApiVersion()));
-  v.set("kind", Value::String(k.kind));
-  v.set("origin", Value::String(entry.origin));
-  v.set("components", components);
-  v.set("statuses", components[0].find("statuses") ? *components[0].find("statuses") : Value());
-  v.set("suspend", Value::Bool(suspend));
-  v.set("gang", GangValue(d));
-  return v;
-}
-
 std::string DescribeDefinition(const CatalogEntry& entry) {
   const Definition& d = entry.definition;
   std::string out;
@@ -286,7 +204,7 @@ std::string DescribeDefinition(const CatalogEntry& entry) {
     for (int p = d.Parent(i); p >= 0; p = d.Parent(static_cast<size_t>(p))) ++depth;
     std::string indent(2 + 2 * depth, ' ');
     out += indent + c.name;
-    if (c.kind) out += " (" + KindCell(*c.kind) + ")";
+    if (c.kind) out += " (" + view::KindName(*c.kind) + ")";
     out += "\n";
     std::string pods = PodSource(c);
     if (!pods.empty()) out += indent + "  pods:      " + pods + "\n";
@@ -303,7 +221,7 @@ std::string DescribeDefinition(const CatalogEntry& entry) {
   const ComponentDefinition& root = d.root();
   if (root.status) {
     out += "Statuses:\n";
-    for (ResourceStatus status : MappedStatuses(*root.status)) {
+    for (ResourceStatus status : view::MappedStatuses(*root.status)) {
       const StatusMapping& m = MappingOf(*root.status, status);
       for (const StatusMatcher& matcher : m.matchers) {
         std::string name(ResourceStatusName(m.status));
@@ -316,7 +234,7 @@ std::string DescribeDefinition(const CatalogEntry& entry) {
   if (!d.additional_child_kinds().empty()) {
     out += "Also owns:   ";
     for (size_t i = 0; i < d.additional_child_kinds().size(); ++i) {
-      out += (i ? ", " : "") + KindCell(d.additional_child_kinds()[i]);
+      out += (i ? ", " : "") + view::KindName(d.additional_child_kinds()[i]);
     }
     out += "\n";
   }
@@ -337,7 +255,7 @@ std::string DefinitionMarkdown(const CatalogEntry& entry) {
     int parent = d.Parent(i);
     std::string pods = PodSource(c);
     std::string scale = ScaleText(c);
-    out += "| `" + c.name + "` | " + (c.kind ? KindCell(*c.kind) : std::string("–")) + " | " +
+    out += "| `" + c.name + "` | " + (c.kind ? view::KindName(*c.kind) : std::string("–")) + " | " +
            (parent < 0 ? std::string("–") : "`" + d.components()[parent].name + "`") + " | " +
            (pods.empty() ? "–" : Cell(pods)) + " | " +
            (c.instance_id_path ? Cell(Code(c.instance_id_path->text)) : std::string("–")) + " | " +
@@ -348,7 +266,7 @@ std::string DefinitionMarkdown(const CatalogEntry& entry) {
   const ComponentDefinition& root = d.root();
   if (root.status) {
     out += "Status:\n\n";
-    for (ResourceStatus status : MappedStatuses(*root.status)) {
+    for (ResourceStatus status : view::MappedStatuses(*root.status)) {
       const StatusMapping& m = MappingOf(*root.status, status);
       out += "- **" + std::string(ResourceStatusName(m.status)) + "** when ";
       for (size_t i = 0; i < m.matchers.size(); ++i) {
@@ -382,13 +300,8 @@ std::string CatalogMarkdown(const std::vector<const CatalogEntry*>& entries) {
     for (size_t i = 0; i < d.components().size(); ++i) {
       components += (i ? ", " : "") + d.components()[i].name;
     }
-    const auto& gang = d.gang_scheduling();
-    std::string gang_cell = "–";
-    if (gang && gang->pod_group) {
-      gang_cell = "podGroup";
-    } else if (gang && !gang->pod_groups.empty()) {
-      gang_cell = "podGroups";
-    }
+    std::string_view form = view::GangFormName(d);
+    std::string gang_cell = form == "none" ? "–" : std::string(form);
     out += "| " + k.kind + " | `" + k.ApiVersion() + "` | `" + d.name() + "` | " + components +
            " | " + (d.root().status ? StatusList(*d.root().status) : std::string("–")) + " | " +
            gang_cell + " |\n";

@@ -1,7 +1,8 @@
-// What a definition gives, in words and as data: its components (kind, owner, pods, instances,
-// replicas, status, suspend, pod selectors), the statuses it can report with the matchers that
-// report them, and its gang scheduling. Used by `wmap definitions` and for docs/catalog.md.
-// Every function is a pure function of the definition; the output is deterministic.
+// What a definition gives, in words (its data form is view::DefinitionSummary): its components
+// (kind, owner, pods, instances, replicas, status, suspend, pod selectors), the statuses it can
+// report with the matchers that report them, and its gang scheduling. Used by `wmap definitions`
+// and for docs/catalog.md. Every function is a pure function of the definition; the output is
+// deterministic.
 #ifndef WMAP_CLI_DEFINITION_SUMMARY_H_
 #define WMAP_CLI_DEFINITION_SUMMARY_H_
 
@@ -14,20 +15,11 @@
 
 namespace wmap::cli {
 
-// "Kind.version.group" ("Pod.v1" for the core group).
-std::string KindCell(const GroupVersionKind& kind);
-
-// The statuses that have at least one matcher, in lifecycle order (Initializing, Running,
-// Completed, Failed, Degraded, Suspending, Suspended, Resuming).
-std::vector<ResourceStatus> MappedStatuses(const StatusDefinition& status);
 // One matcher in words: "phase Running and condition Ready=True".
 std::string MatcherText(const StatusMatcher& matcher);
 // The gang scheduling in one sentence ("none" when the definition has none).
 std::string GangText(const Definition& definition);
 
-// {"name", "apiVersion", "kind", "origin", "components": [...], "statuses": [...],
-//  "suspend": bool, "gang": {...}|null}
-Value DefinitionSummaryValue(const CatalogEntry& entry);
 // The readable view of one definition (`wmap definitions NAME`).
 std::string DescribeDefinition(const CatalogEntry& entry);
 // One definition's section of the catalog page.

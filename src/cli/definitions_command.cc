@@ -11,6 +11,7 @@
 #include "cli/workload_input.h"
 #include "wmap/json.h"
 #include "wmap/source.h"
+#include "wmap/view.h"
 #include "wmap/yaml.h"
 
 namespace wmap::cli {
@@ -112,8 +113,8 @@ std::string DefinitionsCommandHelp() {
          "  --version V           only definitions of version V\n"
          "  --definitions DIR     add the definitions of a folder (repeatable)\n"
          "  -d, --definition FILE add the definitions of a file (repeatable)\n"
-         "  -o, --output FORMAT   table (default), json ({\"items\": [...], \"count\": N}), yaml,\n"
-         "                        or markdown (the reference page docs/catalog.md)\n"
+         "  -o, --output FORMAT   table (default), json or yaml (a DefinitionList document:\n"
+         "                        docs/output.md), or markdown (the page docs/catalog.md)\n"
          "  --lenient, --no-crd-defaults   as for 'wmap validate'\n"
          "\n"
          "Examples:\n"
@@ -213,9 +214,7 @@ int RunDefinitionsCommand(std::span<const std::string> args, const CommandIo& io
     return kExitOk;
   }
   if (output == "json" || output == "yaml") {
-    Value items = Value::EmptyArray();
-    for (const CatalogEntry* e : selected) items.push_back(DefinitionSummaryValue(*e));
-    Value doc = Value::Object({{"items", items}, {"count", Value::Int(selected.size())}});
+    Value doc = view::DefinitionListDocument(selected);
     WriteAll(io.out_fd, output == "json" ? WriteJson(doc) : yaml::ToString(doc));
     return kExitOk;
   }
@@ -225,7 +224,7 @@ int RunDefinitionsCommand(std::span<const std::string> args, const CommandIo& io
   }
   TableWriter table({"NAME", "KIND", "ORIGIN", "COMPONENTS"});
   for (const CatalogEntry* e : selected) {
-    table.AddRow({e->definition.name(), KindCell(e->definition.root_kind()), e->origin,
+    table.AddRow({e->definition.name(), view::KindName(e->definition.root_kind()), e->origin,
                   ComponentsCell(e->definition)});
   }
   WriteAll(io.out_fd, table.Render());

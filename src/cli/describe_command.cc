@@ -9,10 +9,10 @@
 
 #include "cli/describe_view.h"
 #include "cli/output_buffer.h"
+#include "cli/pod_commands.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
-#include "wmap/json.h"
-#include "wmap/yaml.h"
+#include "wmap/view.h"
 
 namespace wmap::cli {
 namespace {
@@ -79,7 +79,8 @@ std::string DescribeCommandHelp() {
          "                         - for standard input)\n"
          "  -d, --definition FILE  use the definitions of FILE (repeatable)\n"
          "  --definitions DIR      use the definitions of DIR (repeatable)\n"
-         "  -o, --output FORMAT    tree (default), json or yaml (one document per workload)\n"
+         "  -o, --output FORMAT    tree (default), json or yaml (one WorkloadDescription\n"
+         "                         document per workload: docs/output.md)\n"
          "  --pod-limit N          pods shown per instance in the tree (default 20; 0 = all)\n"
          "  --width N              wrap and shorten the tree to N columns (default: COLUMNS, or\n"
          "                         the terminal's width; no limit when not a terminal)\n"
@@ -192,22 +193,18 @@ int RunDescribeCommand(std::span<const std::string> args, const CommandIo& io) {
   int exit_code = kExitOk;
   bool first = true;
   for (const WorkloadGroup& group : split.workloads) {
-    DescribeView view;
-    if (std::optional<CliError> e = BuildDescribeView(group, &view)) {
+    Result<view::WorkloadDescription> description = view::Describe(group);
+    if (!description.ok()) {
       out.Flush();
-      exit_code = ReportError(io, "describe", output, *e);
+      exit_code = ReportError(io, "describe", output, description.error());
       continue;
     }
-    if (output == "json") {
-      json::WriteOptions w;
-      w.sort_keys = false;
-      out.Append(json::ToString(DescribeValue(view), w) + "\n");
-    } else if (output == "yaml") {
-      if (!first) out.Append("---\n");
-      out.Append(yaml::ToString(DescribeValue(view)));
-    } else {
+    if (output == "tree") {
       if (!first) out.Append("\n");
-      out.Append(DescribeText(view, tree_options));
+      out.Append(DescribeText(group, *description, tree_options));
+    } else {
+      if (!first && output == "yaml") out.Append("---\n");
+      out.Append(RenderDocuments({view::DescribeDocument(group, *description)}, output));
     }
     first = false;
   }

@@ -5,21 +5,12 @@
 #include <string>
 #include <utility>
 
-#include "cli/definition_summary.h"
 #include "cli/display_format.h"
 #include "cli/source_error.h"
-#include "wmap/workload.h"
+#include "wmap/resources.h"
 
 namespace wmap::cli {
 namespace {
-
-Value TopologyValue(const std::optional<Topology>& t) {
-  if (!t) return Value();
-  auto text = [](const std::string& s) { return s.empty() ? Value() : Value::String(s); };
-  return Value::Object({{"name", Value::String(t->topology_name)},
-                        {"requiredLevel", text(t->required_topology_level)},
-                        {"preferredLevel", text(t->preferred_topology_level)}});
-}
 
 // One span per part, so that wrapping keeps every part whole.
 void AddTopology(const std::optional<Topology>& t, std::vector<Span>* details) {
@@ -31,182 +22,6 @@ void AddTopology(const std::optional<Topology>& t, std::vector<Span>* details) {
   if (!t->preferred_topology_level.empty()) {
     details->push_back({"preferred " + t->preferred_topology_level});
   }
-}
-
-void ComputeGang(const WorkloadGroup& group, GangView* gang) {
-  const Definition& d = group.entry->definition;
-  const auto& gs = d.gang_scheduling();
-  if (!gs || (!gs->pod_group && gs->pod_groups.empty() && gs->gangs.empty())) return;
-  Workload workload(d, group.workload.value);
-  if (!gs->gangs.empty()) {
-    gang->form = GangView::Form::kGangs;
-    Result<GangPlans> plans = PlanGangs(workload, group.pods);
-    if (!plans.ok()) {
-      gang->error = plans.error().message;
-      return;
-    }
-    gang->plans = std::move(*plans);
-    gang->plans_value = GangPlansToValue(d, gang->plans);
-    return;
-  }
-  PodQuerier querier(d);
-  if (gs->pod_group) {
-    gang->form = GangView::Form::kPodGroup;
-    Result<std::optional<PodGroupPlan>> plan = EvaluatePodGroup(workload, querier, Value());
-    if (!plan.ok()) {
-      gang->error = plan.error().message;
-      return;
-    }
-    const PodGroupPlan& p = **plan;
-    gang->name = p.name;
-    gang->min_available = p.min_available;
-    gang->min_sub_group = p.min_sub_group;
-    gang->topology = p.topology;
-    for (const PodGroupPlan::Member& m : p.sub_groups) {
-      GangGroupView g;
-      g.name = m.name;
-      g.component = d.components()[m.component].name;
-      g.min_available = m.min_available;
-      g.topology = m.topology;
-      gang->groups.push_back(std::move(g));
-    }
-    for (const Value& pod : group.pods) {
-      Result<std::optional<PodGroupPlan>> with_pod = EvaluatePodGroup(workload, querier, pod);
-      if (!with_pod.ok() || !*with_pod) continue;
-      const auto& members = (*with_pod)->sub_groups;
-      for (size_t i = 0; i < members.size() && i < gang->groups.size(); ++i) {
-        if (members[i].contains_pod) {
-          gang->groups[i].pods.emplace_back(MetadataField(pod, "name"));
-        }
-      }
-    }
-    for (GangGroupView& g : gang->groups) std::sort(g.pods.begin(), g.pods.end());
-    return;
-  }
-  gang->form = GangView::Form::kPodGroups;
-  std::map<std::pair<std::string, std::vector<std::string>>, size_t> index;
-  for (const Value& pod : group.pods) {
-    Result<std::optional<PodGangMembership>> m = EvaluatePodGangGroup(workload, querier, pod);
-    if (!m.ok()) {
-      if (gang->error.empty()) {
-        gang->error = std::string(MetadataField(pod, "name")) + ": " + m.error().message;
-      }
-      continue;
-    }
-    if (!*m) continue;
-    auto key = std::make_pair((*m)->pod_group, (*m)->keys);
-    auto [it, inserted] = index.emplace(key, gang->groups.size());
-    if (inserted) {
-      GangGroupView g;
-      g.name = (*m)->pod_group;
-      g.keys = (*m)->keys;
-      g.component = d.components()[(*m)->member_component].name;
-      g.instance = (*m)->instance_id;
-      g.min_available = (*m)->min_available;
-      gang->groups.push_back(std::move(g));
-    }
-    gang->groups[it->second].pods.emplace_back(MetadataField(pod, "name"));
-  }
-  for (GangGroupView& g : gang->groups) std::sort(g.pods.begin(), g.pods.end());
-}
-
-Value Resources(const ResourceTotals& t) { return ResourceTotalsToValue(t); }
-
-Value Replicas(std::optional<int32_t> desired, int32_t current, int32_t ready, bool pods_given) {
-  return Value::Object({{"desired", desired ? Value::Int(*desired) : Value()},
-                        {"current", pods_given ? Value::Int(current) : Value()},
-                        {"ready", pods_given ? Value::Int(ready) : Value()}});
-}
-
-Value StatusesValue(const std::optional<std::vector<ResourceStatus>>& statuses) {
-  if (!statuses) return Value();
-  Value v = Value::EmptyArray();
-  for (ResourceStatus s : *statuses) v.push_back(Value::String(ResourceStatusName(s)));
-  return v;
-}
-
-Value ComponentValue(const ComponentNode& c, bool pods_given) {
-  Value v = Value::EmptyObject();
-  v.set("name", Value::String(c.name));
-  v.set("kind", c.kind ? Value::String(KindCell(*c.kind)) : Value());
-  v.set("statuses", StatusesValue(c.statuses));
-  v.set("replicas", Replicas(c.desired, c.current, c.ready, pods_given));
-  v.set("resources", Resources(c.requests));
-  Value instances = Value::EmptyArray();
-  bool single_unnamed = c.instances.size() == 1 && c.instances[0].id.empty();
-  if (c.has_pod_definition || !single_unnamed) {
-    for (const InstanceNode& i : c.instances) {
-      Value iv = Value::EmptyObject();
-      iv.set("id", Value::String(i.id));
-      iv.set("replicas", Replicas(i.desired, i.current, i.ready, pods_given));
-      iv.set("resources", Resources(i.requests));
-      Value pods = Value::EmptyArray();
-      for (const PodNode& p : i.pods) {
-        Value pv = Value::EmptyObject();
-        pv.set("name", Value::String(p.name));
-        pv.set("namespace", Value::String(p.namespace_name));
-        pv.set("phase", Value::String(p.phase));
-        pv.set("ready", Value::Bool(p.ready));
-        pv.set("node", Value::String(p.node_name));
-        pv.set("replicaKey", p.replica_key ? Value::String(*p.replica_key) : Value());
-        pv.set("resources", Resources(p.requests));
-        pods.push_back(pv);
-      }
-      iv.set("pods", pods);
-      instances.push_back(iv);
-    }
-  }
-  v.set("instances", instances);
-  Value children = Value::EmptyArray();
-  for (const ComponentNode& child : c.children)
-    children.push_back(ComponentValue(child, pods_given));
-  v.set("children", children);
-  return v;
-}
-
-Value GangValue(const GangView& g) {
-  if (g.form == GangView::Form::kNone) return Value();
-  Value v = Value::EmptyObject();
-  if (g.form == GangView::Form::kGangs) {
-    v.set("form", Value::String("gangs"));
-    if (!g.error.empty()) {
-      v.set("error", Value::String(g.error));
-    } else {
-      v.set("plan", g.plans_value);
-    }
-    return v;
-  }
-  v.set("form", Value::String(g.form == GangView::Form::kPodGroup ? "podGroup" : "podGroups"));
-  if (!g.error.empty()) v.set("error", Value::String(g.error));
-  auto strings = [](const std::vector<std::string>& list) {
-    Value a = Value::EmptyArray();
-    for (const std::string& s : list) a.push_back(Value::String(s));
-    return a;
-  };
-  Value groups = Value::EmptyArray();
-  for (const GangGroupView& group : g.groups) {
-    Value gv = Value::EmptyObject();
-    gv.set("name", Value::String(group.name));
-    gv.set("component", Value::String(group.component));
-    if (g.form == GangView::Form::kPodGroups) {
-      gv.set("keys", strings(group.keys));
-      gv.set("instance", group.instance ? Value::String(*group.instance) : Value());
-    }
-    gv.set("minAvailable", Value::Int(group.min_available));
-    gv.set("topology", TopologyValue(group.topology));
-    gv.set("pods", strings(group.pods));
-    groups.push_back(gv);
-  }
-  if (g.form == GangView::Form::kPodGroup) {
-    v.set("name", Value::String(g.name));
-    v.set("minAvailable", Value::Int(g.min_available));
-    v.set("minSubGroup", Value::Int(g.min_sub_group));
-    v.set("topology", TopologyValue(g.topology));
-    v.set("subGroups", groups);
-  } else {
-    v.set("groups", groups);
-  }
-  return v;
 }
 
 // ---- text ----
@@ -245,12 +60,14 @@ std::string ReplicasText(std::optional<int32_t> desired, int32_t current, int32_
   return "replicas " + d + "/" + std::to_string(current) + "/" + std::to_string(ready);
 }
 
-void AddResources(const ResourceTotals& t, std::vector<Span>* details) {
-  if (t.gpus > 0) {
-    details->push_back({std::to_string(t.gpus) + (t.gpus == 1 ? " GPU" : " GPUs"), Tone::kCyan});
+std::string Gpus(int64_t n) { return std::to_string(n) + (n == 1 ? " GPU" : " GPUs"); }
+
+void AddResources(const ResourceList& t, std::vector<Span>* details) {
+  if (int64_t gpus = GpuCount(t); gpus > 0) details->push_back({Gpus(gpus), Tone::kCyan});
+  if (int64_t cpu = AmountOf(t, "cpu"); cpu > 0) details->push_back({"cpu " + FormatCpu(cpu)});
+  if (int64_t memory = AmountOf(t, "memory"); memory > 0) {
+    details->push_back({"mem " + FormatMemory(memory)});
   }
-  if (t.cpu_millicores > 0) details->push_back({"cpu " + FormatCpu(t.cpu_millicores)});
-  if (t.memory_bytes > 0) details->push_back({"mem " + FormatMemory(t.memory_bytes)});
 }
 
 TreeNode PodTreeNode(const PodNode& p) {
@@ -258,10 +75,7 @@ TreeNode PodTreeNode(const PodNode& p) {
   n.label = {{p.name}};
   n.details.push_back({p.phase.empty() ? "Unknown" : p.phase, PhaseTone(p.phase)});
   n.details.push_back(p.ready ? Span{"ready", Tone::kGreen} : Span{"not ready", Tone::kYellow});
-  if (p.requests.gpus > 0) {
-    n.details.push_back(
-        {std::to_string(p.requests.gpus) + (p.requests.gpus == 1 ? " GPU" : " GPUs"), Tone::kCyan});
-  }
+  if (int64_t gpus = GpuCount(p.requests); gpus > 0) n.details.push_back({Gpus(gpus), Tone::kCyan});
   n.details.push_back(p.node_name.empty() ? Span{"unscheduled", Tone::kYellow}
                                           : Span{"node " + p.node_name});
   return n;
@@ -357,9 +171,9 @@ std::string HeaderLine(std::string_view key, const std::vector<Span>& value,
   return out;
 }
 
-std::string ResourcesText(const ResourceTotals& t) {
-  return std::to_string(t.gpus) + (t.gpus == 1 ? " GPU, " : " GPUs, ") + "cpu " +
-         FormatCpu(t.cpu_millicores) + ", mem " + FormatMemory(t.memory_bytes);
+std::string ResourcesText(const ResourceList& t) {
+  return Gpus(GpuCount(t)) + ", cpu " + FormatCpu(AmountOf(t, "cpu")) + ", mem " +
+         FormatMemory(AmountOf(t, "memory"));
 }
 
 std::string Pods(int32_t n) { return std::to_string(n) + (n == 1 ? " pod" : " pods"); }
@@ -387,13 +201,17 @@ void AddSubGroups(const GangPlan& gang, const std::map<std::string, int>& pods_i
   }
 }
 
-// One tree per planned gang.
-std::vector<TreeNode> GangPlanTrees(const GangView& g) {
+// One tree per planned gang; one line when there is none or planning failed.
+std::vector<TreeNode> GangPlanTrees(const view::WorkloadGangs& g) {
   std::vector<TreeNode> trees;
-  if (!g.error.empty()) {
+  if (g.error || g.plans.gangs.empty()) {
     TreeNode n;
-    n.label = {{"gangs", Tone::kDim}};
-    n.details.push_back({"error: " + g.error, Tone::kRed});
+    n.label = {{std::string(g.form), Tone::kDim}};
+    if (g.error) {
+      n.details.push_back({"error: " + g.error->message, Tone::kRed});
+    } else {
+      n.details.push_back({"give the pods (-f) to see the groups they form", Tone::kDim});
+    }
     trees.push_back(std::move(n));
     return trees;
   }
@@ -421,92 +239,12 @@ std::vector<TreeNode> GangPlanTrees(const GangView& g) {
   return trees;
 }
 
-TreeNode GangTree(const GangView& g) {
-  TreeNode root;
-  if (g.form == GangView::Form::kPodGroup) {
-    root.label = {{"podGroup ", Tone::kDim}, {g.name, Tone::kBold}};
-    root.details.push_back({"min " + std::to_string(g.min_available)});
-    if (!g.groups.empty()) {
-      root.details.push_back({"min subgroups " + std::to_string(g.min_sub_group)});
-    }
-    AddTopology(g.topology, &root.details);
-  } else {
-    root.label = {{"podGroups", Tone::kDim}};
-    if (g.groups.empty() && g.error.empty()) {
-      root.details.push_back({"give the pods (-f) to see the groups they form", Tone::kDim});
-    }
-  }
-  if (!g.error.empty()) root.details.push_back({"error: " + g.error, Tone::kRed});
-  for (const GangGroupView& group : g.groups) {
-    TreeNode n;
-    n.label = {{group.name, Tone::kBold}};
-    for (const std::string& k : group.keys) n.label.push_back({" " + k});
-    if (g.form == GangView::Form::kPodGroups) {
-      n.details.push_back({"component " + group.component +
-                           (group.instance ? " instance " + *group.instance : "")});
-    }
-    n.details.push_back({"min " + std::to_string(group.min_available)});
-    n.details.push_back({std::to_string(group.pods.size()) + " pods given"});
-    AddTopology(group.topology, &n.details);
-    root.children.push_back(std::move(n));
-  }
-  return root;
-}
-
 }  // namespace
 
-std::optional<CliError> BuildDescribeView(const WorkloadGroup& group, DescribeView* view) {
-  view->workload = group.workload;
-  view->definition = group.entry->definition.name();
-  view->origin = group.entry->origin;
-  view->pods_given = !group.pods.empty();
-  Result<WorkloadTree> tree =
-      BuildTree(group.entry->definition, group.workload.value, group.children, group.pods);
-  if (!tree.ok()) {
-    CliError e;
-    e.code = ErrorCode::kEvaluation;
-    e.file = group.workload.file;
-    e.position = group.workload.position;
-    e.message = tree.error().message;
-    e.hint = "the definition " + view->definition + " cannot read this object";
-    return e;
-  }
-  view->tree = std::move(*tree);
-  ComputeGang(group, &view->gang);
-  return std::nullopt;
-}
-
-Value DescribeValue(const DescribeView& view) {
-  const WorkloadTree& t = view.tree;
-  Value v = Value::EmptyObject();
-  v.set("name", Value::String(t.name));
-  v.set("namespace", Value::String(t.namespace_name));
-  v.set("apiVersion", Value::String(t.kind.ApiVersion()));
-  v.set("kind", Value::String(t.kind.kind));
-  v.set("uid", Value::String(t.uid));
-  std::string_view created = MetadataField(view.workload.value, "creationTimestamp");
-  v.set("createdAt", created.empty() ? Value() : Value::String(created));
-  v.set("definition", Value::String(view.definition));
-  v.set("origin", Value::String(view.origin));
-  v.set("statuses", StatusesValue(t.root.statuses));
-  v.set("resourcesFrom",
-        Value::String(t.totals_source == TotalsSource::kPods ? "pods" : "templates"));
-  v.set("replicas", Replicas(t.desired, t.current, t.ready, view.pods_given));
-  v.set("resources", Resources(t.requests));
-  v.set("components", Value::Array({ComponentValue(t.root, view.pods_given)}));
-  v.set("gang", GangValue(view.gang));
-  Value unattributed = Value::EmptyArray();
-  for (const UnattributedPod& p : t.unattributed) {
-    unattributed.push_back(Value::Object({{"name", Value::String(p.name)},
-                                          {"namespace", Value::String(p.namespace_name)},
-                                          {"reason", Value::String(p.reason)}}));
-  }
-  v.set("unattributed", unattributed);
-  return v;
-}
-
-std::string DescribeText(const DescribeView& view, const TreeOptions& options) {
-  const WorkloadTree& t = view.tree;
+std::string DescribeText(const WorkloadGroup& group, const view::WorkloadDescription& description,
+                         const TreeOptions& options) {
+  const WorkloadTree& t = description.tree;
+  const bool pods_given = description.pods_given;
   const bool color = options.render.color;
   std::string out;
   std::string title = t.namespace_name.empty() ? t.name : t.namespace_name + "/" + t.name;
@@ -527,9 +265,10 @@ std::string DescribeText(const DescribeView& view, const TreeOptions& options) {
     }
     out += HeaderLine("Status", statuses, options);
   }
-  out += HeaderLine("Definition", {{view.definition + " (" + view.origin + ")"}}, options);
+  out += HeaderLine("Definition",
+                    {{group.entry->definition.name() + " (" + group.entry->origin + ")"}}, options);
   std::string replicas = std::to_string(t.desired) + " desired";
-  if (view.pods_given) {
+  if (pods_given) {
     replicas +=
         ", " + std::to_string(t.current) + " current, " + std::to_string(t.ready) + " ready";
   } else {
@@ -542,13 +281,11 @@ std::string DescribeText(const DescribeView& view, const TreeOptions& options) {
         (t.totals_source == TotalsSource::kPods ? " (from the pods)" : " (templates x replicas)")}},
       options);
   out += "\n";
-  out += RenderTree(ComponentTreeNode(t.root, view.pods_given, options), options.render);
-  if (view.gang.form != GangView::Form::kNone) {
+  out += RenderTree(ComponentTreeNode(t.root, pods_given, options), options.render);
+  if (description.gangs.form != "none") {
     out += "\n" + Paint(Span{"Gang scheduling", Tone::kBold}, color) + "\n";
-    if (view.gang.form == GangView::Form::kGangs) {
-      for (const TreeNode& tree : GangPlanTrees(view.gang)) out += RenderTree(tree, options.render);
-    } else {
-      out += RenderTree(GangTree(view.gang), options.render);
+    for (const TreeNode& tree : GangPlanTrees(description.gangs)) {
+      out += RenderTree(tree, options.render);
     }
   }
   if (!t.unattributed.empty()) {

@@ -4,72 +4,22 @@
 // of objects, not with their size.
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "cli/display_format.h"
 #include "cli/output_buffer.h"
+#include "cli/pod_commands.h"
 #include "cli/table_writer.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
-#include "wmap/json.h"
 #include "wmap/selector.h"
 #include "wmap/tree.h"
-#include "wmap/workload.h"
-#include "wmap/yaml.h"
+#include "wmap/view.h"
 
 namespace wmap::cli {
 namespace {
-
-struct Row {
-  std::string name;
-  std::string namespace_name;
-  std::string api_version;
-  std::string kind;
-  std::string uid;
-  std::string owner_uid;
-  std::string definition;
-  std::string origin;
-  std::vector<std::string> statuses;
-  std::string created;
-  std::string file;
-  Position position;
-  int list_index = -1;
-  bool tree_ok = true;  // the definition could read the pods, replicas and templates
-  int32_t desired = 0;
-  ResourceTotals template_requests;
-  // From the pods attributed to it.
-  int32_t current = 0;
-  int32_t ready = 0;
-  ResourceTotals pod_requests;
-};
-
-struct PodLink {
-  std::string owner_uid;
-  bool ready = false;
-  ResourceTotals requests;
-};
-
-bool PodReady(const Value& pod) {
-  const Value* status = pod.find("status");
-  const Value* conditions = status != nullptr ? status->find("conditions") : nullptr;
-  if (conditions != nullptr && conditions->is_array() && conditions->size() > 0) {
-    for (const Value& c : conditions->items()) {
-      if (StringField(c, "type") == "Ready") return StringField(c, "status") == "True";
-    }
-    return false;
-  }
-  const Value* containers = status != nullptr ? status->find("containerStatuses") : nullptr;
-  if (containers == nullptr || !containers->is_array() || containers->size() == 0) return false;
-  for (const Value& c : containers->items()) {
-    const Value* r = c.find("ready");
-    if (r == nullptr || !r->is_bool() || !r->as_bool()) return false;
-  }
-  return true;
-}
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -78,13 +28,13 @@ std::string Lower(std::string_view s) {
 }
 
 // The statuses --status accepts (lower case) to their names.
-std::optional<std::set<std::string>> ParseStatusFilter(const std::vector<std::string>& flags,
-                                                       std::string* error) {
+std::optional<std::set<ResourceStatus>> ParseStatusFilter(const std::vector<std::string>& flags,
+                                                          std::string* error) {
   static constexpr ResourceStatus kAll[] = {
       ResourceStatus::kInitializing, ResourceStatus::kRunning,    ResourceStatus::kCompleted,
       ResourceStatus::kFailed,       ResourceStatus::kDegraded,   ResourceStatus::kUndefined,
       ResourceStatus::kSuspended,    ResourceStatus::kSuspending, ResourceStatus::kResuming};
-  std::set<std::string> out;
+  std::set<ResourceStatus> out;
   for (const std::string& flag : flags) {
     size_t start = 0;
     for (size_t i = 0; i <= flag.size(); ++i) {
@@ -94,7 +44,7 @@ std::optional<std::set<std::string>> ParseStatusFilter(const std::vector<std::st
       bool found = false;
       for (ResourceStatus s : kAll) {
         if (Lower(ResourceStatusName(s)) == want) {
-          out.insert(std::string(ResourceStatusName(s)));
+          out.insert(s);
           found = true;
         }
       }
@@ -109,42 +59,10 @@ std::optional<std::set<std::string>> ParseStatusFilter(const std::vector<std::st
   return out;
 }
 
-Value RowValue(const Row& r, bool have_pods, int64_t now) {
-  Value statuses = Value::EmptyArray();
-  for (const std::string& s : r.statuses) statuses.push_back(Value::String(s));
-  bool from_pods = r.current > 0;
-  const ResourceTotals& t = from_pods ? r.pod_requests : r.template_requests;
-  Value v = Value::EmptyObject();
-  v.set("name", Value::String(r.name));
-  v.set("namespace", Value::String(r.namespace_name));
-  v.set("apiVersion", Value::String(r.api_version));
-  v.set("kind", Value::String(r.kind));
-  v.set("definition", Value::String(r.definition));
-  v.set("origin", Value::String(r.origin));
-  v.set("statuses", statuses);
-  v.set("pods", Value::Object({{"desired", r.tree_ok ? Value::Int(r.desired) : Value()},
-                               {"current", have_pods ? Value::Int(r.current) : Value()},
-                               {"ready", have_pods ? Value::Int(r.ready) : Value()}}));
-  if (r.tree_ok || from_pods) {
-    v.set("resources", ResourceTotalsToValue(t));
-  } else {
-    v.set("resources", Value());
-  }
-  v.set("resourcesFrom", Value::String(from_pods ? "pods" : "templates"));
-  v.set("createdAt", r.created.empty() ? Value() : Value::String(r.created));
-  std::optional<int64_t> created = ParseTimestamp(r.created);
-  v.set("age", created ? Value::String(HumanDuration(now - *created)) : Value());
-  Value source = Value::Object({{"file", Value::String(r.file)},
-                                {"line", Value::Int(r.position.line)},
-                                {"column", Value::Int(r.position.column)}});
-  if (r.list_index >= 0) source.set("item", Value::Int(r.list_index));
-  v.set("source", source);
-  return v;
-}
-
-std::string Joined(const std::vector<std::string>& v) {
+std::string Joined(const std::vector<ResourceStatus>& v) {
   std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + v[i];
+  for (size_t i = 0; i < v.size(); ++i)
+    out += (i ? "," : "") + std::string(ResourceStatusName(v[i]));
   return out;
 }
 
@@ -179,7 +97,7 @@ std::string GetCommandHelp() {
          "  -d, --definition FILE  use the definitions of FILE (repeatable)\n"
          "  --definitions DIR      use the definitions of DIR (repeatable)\n"
          "  -o, --output FORMAT    table (default), wide, json or yaml\n"
-         "                         ({\"items\": [...], \"count\": N})\n"
+         "                         (a WorkloadList document: docs/output.md)\n"
          "  --lenient, --no-crd-defaults   as for 'wmap validate'\n"
          "\n"
          "Examples:\n"
@@ -228,148 +146,45 @@ int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
                        UsageError("give the objects with -f PATH (- for standard input)",
                                   "run 'wmap get --help' for usage"));
   }
+  view::WorkloadListOptions options;
   std::string error;
   std::optional<LabelSelector> selector = LabelSelector::Parse(selector_text, &error);
   if (!selector) return ReportError(io, "get", output, UsageError(error));
-  std::optional<std::set<std::string>> status_filter = ParseStatusFilter(status_flags, &error);
+  options.selector = std::move(*selector);
+  std::optional<std::set<ResourceStatus>> status_filter = ParseStatusFilter(status_flags, &error);
   if (!status_filter) return ReportError(io, "get", output, UsageError(error));
+  options.statuses = std::move(*status_filter);
+  options.namespace_name = namespace_filter;
 
   DefinitionResolver resolver;
   if (std::optional<Error> e =
           DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
     return ReportError(io, "get", output, *e);
   }
-
-  std::vector<Row> rows;
-  std::vector<PodLink> pods;
-  OwnerIndex owners;
-  // apiVersion + " " + kind of objects with no definition -> count, in first-seen order.
-  std::vector<std::pair<std::string, int>> undefined;
-  std::map<std::string, size_t> undefined_index;
-  bool have_pods = false;
-  UncontrolledPods uncontrolled;
-
+  view::WorkloadListBuilder builder(resolver, std::move(options));
+  std::vector<std::string> notices;
+  auto report = [&] {
+    for (const std::string& notice : notices) ReportWarning(io, "get", notice);
+    notices.clear();
+  };
   ObjectReader reader(input.files, io);
   SourceObject object;
   std::optional<CliError> read_error;
   while (reader.Next(&object, &read_error)) {
     if (read_error) return ReportError(io, "get", output, *read_error);
-    const Value& v = object.value;
-    std::string_view owner = ControllerUid(v);
-    owners.Add(object.Uid(), owner);
-    if (IsUncontrolledPod(v)) uncontrolled.Add(object);
-    if (IsPod(v)) {
-      PodLink link;
-      link.owner_uid = std::string(owner.empty() ? object.Uid() : owner);
-      link.ready = PodReady(v);
-      const Value* spec = v.find("spec");
-      if (spec != nullptr) {
-        Result<ResourceTotals> requests = PodSpecRequests(*spec);
-        if (requests.ok()) link.requests = *requests;
-      }
-      if (!owner.empty()) have_pods = true;
-      pods.push_back(std::move(link));
-      if (!owner.empty()) continue;
-    }
-    // An object whose owner was already read is a child, never a row.
-    if (!owner.empty() && owners.Contains(owner)) continue;
-    const CatalogEntry* entry = resolver.Find(v);
-    if (entry == nullptr) {
-      if (!owner.empty()) continue;
-      std::string key = std::string(object.ApiVersion()) + " " + std::string(object.Kind());
-      auto [it, inserted] = undefined_index.emplace(key, undefined.size());
-      if (inserted) {
-        undefined.emplace_back(key, 0);
-        Error e = DefinitionResolver::NoDefinition(object);
-        ReportWarning(io, "get", e.ToString() + " (objects of this kind are skipped)");
-      }
-      ++undefined[it->second].second;
-      continue;
-    }
-    const Value* metadata = v.find("metadata");
-    const Value* labels = metadata != nullptr ? metadata->find("labels") : nullptr;
-    if (!selector->Matches(labels != nullptr ? *labels : Value())) {
-      // Still an owner for the objects below it, never a row.
-      continue;
-    }
-    if (!namespace_filter.empty() && object.Namespace() != namespace_filter) continue;
-    Row row;
-    row.name = std::string(object.Name());
-    row.namespace_name = std::string(object.Namespace());
-    row.api_version = std::string(object.ApiVersion());
-    row.kind = std::string(object.Kind());
-    row.uid = std::string(object.Uid());
-    row.owner_uid = std::string(owner);
-    row.definition = entry->definition.name();
-    row.origin = entry->origin;
-    row.created = std::string(MetadataField(v, "creationTimestamp"));
-    row.file = object.file;
-    row.position = object.position;
-    row.list_index = object.list_index;
-    Workload workload(entry->definition, v);
-    Result<std::optional<WorkloadStatus>> status = workload.Status(0);
-    if (!status.ok()) {
-      ReportWarning(io, "get",
-                    "could not resolve " + row.kind + "/" + row.name + " (" + object.Where() +
-                        "): " + status.error().message);
-      continue;
-    }
-    for (ResourceStatus s : (*status)->matched) {
-      row.statuses.emplace_back(ResourceStatusName(s));
-    }
-    Result<WorkloadTree> tree = BuildTree(entry->definition, v, {}, {});
-    if (tree.ok()) {
-      row.desired = tree->desired;
-      row.template_requests = tree->requests;
-    } else {
-      row.tree_ok = false;
-      ReportWarning(io, "get",
-                    "could not count the pods of " + row.kind + "/" + row.name + " (" +
-                        object.Where() + "): " + tree.error().message);
-    }
-    if (!status_filter->empty()) {
-      bool any = std::any_of(row.statuses.begin(), row.statuses.end(),
-                             [&](const std::string& s) { return status_filter->count(s) > 0; });
-      if (!any) continue;
-    }
-    rows.push_back(std::move(row));
+    builder.Add(object, &notices);
+    report();
   }
-  if (std::string w = uncontrolled.Warning(); !w.empty()) ReportWarning(io, "get", w);
-
-  // Rows owned by another given object are children, not workloads.
-  std::vector<Row> workloads;
-  std::unordered_map<std::string, size_t> row_of_uid;
-  for (Row& r : rows) {
-    if (!r.owner_uid.empty() && owners.Contains(r.owner_uid)) continue;
-    if (!r.uid.empty()) row_of_uid.emplace(r.uid, workloads.size());
-    workloads.push_back(std::move(r));
-  }
-  auto is_root = [&](std::string_view uid) { return row_of_uid.count(std::string(uid)) > 0; };
-  for (const PodLink& p : pods) {
-    std::string_view root = owners.RootOf(p.owner_uid, is_root);
-    if (root.empty()) continue;
-    Row& r = workloads[row_of_uid.at(std::string(root))];
-    ++r.current;
-    if (p.ready) ++r.ready;
-    r.pod_requests += p.requests;
-  }
+  view::WorkloadList list = builder.Finish(&notices);
+  report();
 
   int64_t now = NowSeconds(io);
   OutputBuffer out(io.out_fd);
   if (output == "json" || output == "yaml") {
-    Value items = Value::EmptyArray();
-    for (const Row& r : workloads) items.push_back(RowValue(r, have_pods, now));
-    Value doc = Value::Object({{"items", items}, {"count", Value::Int(workloads.size())}});
-    if (output == "json") {
-      json::WriteOptions w;
-      w.sort_keys = false;
-      out.Append(json::ToString(doc, w) + "\n");
-    } else {
-      out.Append(yaml::ToString(doc));
-    }
+    out.Append(RenderDocuments({view::WorkloadListDocument(list, now)}, output));
     return kExitOk;
   }
-  if (workloads.empty()) {
+  if (list.items.empty()) {
     WriteAll(io.err_fd, "No workloads found.\n");
     return kExitOk;
   }
@@ -379,19 +194,18 @@ int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
   header.push_back("AGE");
   if (wide) header.insert(header.end(), {"DEFINITION", "SOURCE"});
   TableWriter table(header);
-  for (const Row& r : workloads) {
-    bool from_pods = r.current > 0;
-    const ResourceTotals& t = from_pods ? r.pod_requests : r.template_requests;
-    std::string desired = r.tree_ok ? std::to_string(r.desired) : "-";
-    std::string pods_cell = have_pods ? std::to_string(r.ready) + "/" + desired : desired;
-    bool known = r.tree_ok || from_pods;
+  for (const view::WorkloadSummary& r : list.items) {
+    const ResourceList& t = r.requests();
+    std::string desired = r.counted ? std::to_string(r.desired) : "-";
+    std::string pods_cell = list.pods_given ? std::to_string(r.ready) + "/" + desired : desired;
+    const bool known = r.resources_known();
     std::optional<int64_t> created = ParseTimestamp(r.created);
     std::vector<std::string> cells = {r.name,    r.namespace_name.empty() ? "-" : r.namespace_name,
                                       r.kind,    Joined(r.statuses),
-                                      pods_cell, known ? std::to_string(t.gpus) : "-"};
+                                      pods_cell, known ? std::to_string(GpuCount(t)) : "-"};
     if (wide) {
-      cells.insert(cells.end(), {known ? FormatCpu(t.cpu_millicores) : "-",
-                                 known ? FormatMemory(t.memory_bytes) : "-"});
+      cells.insert(cells.end(), {known ? FormatCpu(AmountOf(t, "cpu")) : "-",
+                                 known ? FormatMemory(AmountOf(t, "memory")) : "-"});
     }
     cells.push_back(created ? HumanDuration(now - *created) : "<unknown>");
     if (wide) {

@@ -56,4 +56,27 @@ std::string_view ApiGroup(std::string_view api_version) {
   return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
 }
 
+bool IsPodReady(const Value& pod) {
+  const Value* status = pod.find("status");
+  if (status == nullptr) return false;
+  const Value* conditions = status->find("conditions");
+  if (conditions != nullptr && conditions->is_array() && conditions->size() > 0) {
+    for (const Value& c : conditions->items()) {
+      const Value* type = c.find("type");
+      const Value* s = c.find("status");
+      if (type && type->is_string() && type->as_string() == "Ready") {
+        return s && s->is_string() && s->as_string() == "True";
+      }
+    }
+    return false;
+  }
+  const Value* containers = status->find("containerStatuses");
+  if (containers == nullptr || !containers->is_array() || containers->size() == 0) return false;
+  for (const Value& c : containers->items()) {
+    const Value* ready = c.find("ready");
+    if (ready == nullptr || !ready->is_bool() || !ready->as_bool()) return false;
+  }
+  return true;
+}
+
 }  // namespace wmap::meta

@@ -1,7 +1,8 @@
 // Gang scheduling of a pod: the deprecated `podGroups` form with its group size, and the newer
 // `podGroup` form with its flat subgroups (reference section 2.8).
+#include "resolve/gang_karta.h"
+
 #include "resolve/extract.h"
-#include "wmap/workload.h"
 
 namespace wmap {
 

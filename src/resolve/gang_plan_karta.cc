@@ -4,6 +4,7 @@
 #include <map>
 
 #include "resolve/extract.h"
+#include "resolve/gang_karta.h"
 #include "resolve/gang_plan_internal.h"
 
 namespace wmap::resolve {

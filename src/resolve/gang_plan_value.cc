@@ -4,16 +4,6 @@
 namespace wmap {
 namespace {
 
-Value TopologyValue(const Topology& t) {
-  Value out = Value::Object({{"topologyName", Value::String(t.topology_name)}});
-  if (!t.required_topology_level.empty())
-    out.set("requiredTopologyLevel", Value::String(t.required_topology_level));
-  if (!t.preferred_topology_level.empty()) {
-    out.set("preferredTopologyLevel", Value::String(t.preferred_topology_level));
-  }
-  return out;
-}
-
 Value SubGroupValue(const Definition& definition, const SubGroupPlan& s) {
   Value out = Value::Object({{"name", Value::String(s.name)}});
   if (!s.parent.empty()) out.set("parent", Value::String(s.parent));
@@ -25,11 +15,22 @@ Value SubGroupValue(const Definition& definition, const SubGroupPlan& s) {
   if (!s.instance_id.empty()) out.set("instance", Value::String(s.instance_id));
   if (s.replica) out.set("replica", Value::String(*s.replica));
   out.set("pods", Value::Int(s.pods));
-  if (s.topology) out.set("topology", TopologyValue(*s.topology));
+  if (s.topology) out.set("topology", TopologyToValue(*s.topology));
   return out;
 }
 
 }  // namespace
+
+Value TopologyToValue(const Topology& t) {
+  Value out = Value::Object({{"topologyName", Value::String(t.topology_name)}});
+  if (!t.required_topology_level.empty()) {
+    out.set("requiredTopologyLevel", Value::String(t.required_topology_level));
+  }
+  if (!t.preferred_topology_level.empty()) {
+    out.set("preferredTopologyLevel", Value::String(t.preferred_topology_level));
+  }
+  return out;
+}
 
 Value GangPlansToValue(const Definition& definition, const GangPlans& plans) {
   Value gangs = Value::EmptyArray(plans.gangs.size());
@@ -45,7 +46,7 @@ Value GangPlansToValue(const Definition& definition, const GangPlans& plans) {
       out.set("priorityClassName", Value::String(g.priority_class_name));
     }
     if (!g.preemptibility.empty()) out.set("preemptibility", Value::String(g.preemptibility));
-    if (g.topology) out.set("topology", TopologyValue(*g.topology));
+    if (g.topology) out.set("topology", TopologyToValue(*g.topology));
     out.set("minResources", ResourceListToValue(g.min_resources));
     out.set("resources", ResourceListToValue(g.resources));
     Value subs = Value::EmptyArray(g.sub_groups.size());

@@ -100,6 +100,24 @@ ResourceList Times(const ResourceList& a, int64_t n) {
   return out;
 }
 
+bool IsGpuResource(std::string_view name) {
+  return name == "nvidia.com/gpu" || name == "amd.com/gpu" || name == "gpu.intel.com/i915" ||
+         name == "gpu.intel.com/xe";
+}
+
+int64_t GpuCount(const ResourceList& list) {
+  int64_t total = 0;
+  for (const auto& [name, amount] : list) {
+    if (IsGpuResource(name)) total = SaturatingAdd(total, amount);
+  }
+  return total;
+}
+
+int64_t AmountOf(const ResourceList& list, std::string_view name) {
+  auto it = list.find(name);
+  return it == list.end() ? 0 : it->second;
+}
+
 Value ResourceListToValue(const ResourceList& list) {
   Value v = Value::EmptyObject();
   for (const auto& [name, amount] : list) {

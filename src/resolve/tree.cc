@@ -9,6 +9,7 @@
 #include "resolve/extract.h"
 #include "resolve/fragment_spec.h"
 #include "resolve/scale_units.h"
+#include "wmap/meta.h"
 
 namespace wmap {
 
@@ -46,29 +47,6 @@ Result<std::optional<std::vector<Value>>> InstancePodSpecs(const Workload& w, si
   return std::optional<std::vector<Value>>();
 }
 
-bool PodReady(const Value& pod) {
-  const Value* status = pod.find("status");
-  if (status == nullptr) return false;
-  const Value* conditions = status->find("conditions");
-  if (conditions != nullptr && conditions->size() > 0) {
-    for (const Value& c : conditions->items()) {
-      const Value* type = c.find("type");
-      const Value* s = c.find("status");
-      if (type && type->is_string() && type->as_string() == "Ready") {
-        return s && s->is_string() && s->as_string() == "True";
-      }
-    }
-    return false;
-  }
-  const Value* containers = status->find("containerStatuses");
-  if (containers == nullptr || containers->size() == 0) return false;
-  for (const Value& c : containers->items()) {
-    const Value* ready = c.find("ready");
-    if (ready == nullptr || !ready->is_bool() || !ready->as_bool()) return false;
-  }
-  return true;
-}
-
 std::string StringAt(const Value& object, std::string_view a, std::string_view b) {
   const Value* outer = object.find(a);
   const Value* v = outer ? outer->find(b) : nullptr;
@@ -82,14 +60,14 @@ ComponentNode Assemble(const Definition& d, std::vector<ComponentNode>& flat, si
     if (node.has_pod_definition) node.desired += instance.desired.value_or(1);
     node.current += instance.current;
     node.ready += instance.ready;
-    node.requests += instance.requests;
+    AddTo(&node.requests, instance.requests);
   }
   for (size_t child : d.Children(i)) {
     ComponentNode c = Assemble(d, flat, child);
     node.desired += c.desired;
     node.current += c.current;
     node.ready += c.ready;
-    node.requests += c.requests;
+    AddTo(&node.requests, c.requests);
     node.children.push_back(std::move(c));
   }
   return node;
@@ -145,11 +123,11 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
         instance.desired = static_cast<int32_t>(pods);
       }
       if (specs && k < specs->size()) {
-        Result<ResourceTotals> per_pod = PodSpecRequests((*specs)[k]);
+        Result<PodResources> per_pod = EffectivePodResources((*specs)[k]);
         if (!per_pod.ok()) {
           return Wrap("component " + c.name + " instance \"" + instance.id + "\"", per_pod.error());
         }
-        instance.requests = *per_pod * instance.desired.value_or(1);
+        instance.requests = Times(per_pod->requests, instance.desired.value_or(1));
       }
       node.instances.push_back(std::move(instance));
     }
@@ -195,7 +173,7 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
       continue;
     }
     const Value* spec = pod.find("spec");
-    Result<ResourceTotals> requests = PodSpecRequests(spec ? *spec : Value());
+    Result<PodResources> requests = EffectivePodResources(spec ? *spec : Value());
     if (!requests.ok()) {
       tree.unattributed.push_back(Unattributed(pod, requests.error().message));
       continue;
@@ -206,14 +184,14 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
     pod_node.uid = resolve::MetadataString(pod, "uid");
     pod_node.node_name = StringAt(pod, "spec", "nodeName");
     pod_node.phase = StringAt(pod, "status", "phase");
-    pod_node.ready = PodReady(pod);
+    pod_node.ready = meta::IsPodReady(pod);
     pod_node.replica_key = std::move(p.replica_key);
-    pod_node.requests = *requests;
+    pod_node.requests = std::move(requests->requests);
     instance->current += 1;
     instance->ready += pod_node.ready ? 1 : 0;
     // A terminated pod holds no resources on its node any more (the scheduler skips it too).
     if (pod_node.phase != "Succeeded" && pod_node.phase != "Failed") {
-      instance->requests += pod_node.requests;
+      AddTo(&instance->requests, pod_node.requests);
     }
     instance->pods.push_back(std::move(pod_node));
   }

@@ -17,7 +17,7 @@ Value PodToValue(const PodNode& pod) {
   v.set("phase", Str(pod.phase));
   v.set("ready", Value::Bool(pod.ready));
   if (pod.replica_key) v.set("replicaKey", Str(*pod.replica_key));
-  v.set("requests", ResourceTotalsToValue(pod.requests));
+  v.set("requests", ResourceListToValue(pod.requests));
   return v;
 }
 
@@ -27,7 +27,7 @@ Value InstanceToValue(const InstanceNode& instance) {
   if (instance.desired) v.set("desired", Value::Int(*instance.desired));
   v.set("current", Value::Int(instance.current));
   v.set("ready", Value::Int(instance.ready));
-  v.set("requests", ResourceTotalsToValue(instance.requests));
+  v.set("requests", ResourceListToValue(instance.requests));
   Value pods = Value::EmptyArray(instance.pods.size());
   for (const PodNode& pod : instance.pods) pods.push_back(PodToValue(pod));
   v.set("pods", std::move(pods));
@@ -48,7 +48,7 @@ Value ComponentToValue(const ComponentNode& node) {
   v.set("desired", Value::Int(node.desired));
   v.set("current", Value::Int(node.current));
   v.set("ready", Value::Int(node.ready));
-  v.set("requests", ResourceTotalsToValue(node.requests));
+  v.set("requests", ResourceListToValue(node.requests));
   Value instances = Value::EmptyArray(node.instances.size());
   for (const InstanceNode& instance : node.instances) {
     instances.push_back(InstanceToValue(instance));
@@ -62,14 +62,6 @@ Value ComponentToValue(const ComponentNode& node) {
 
 }  // namespace
 
-Value ResourceTotalsToValue(const ResourceTotals& totals) {
-  Value v = Value::EmptyObject();
-  v.set("gpus", Value::Int(totals.gpus));
-  v.set("cpuMillicores", Value::Int(totals.cpu_millicores));
-  v.set("memoryBytes", Value::Int(totals.memory_bytes));
-  return v;
-}
-
 Value TreeToValue(const WorkloadTree& tree) {
   Value v = Value::EmptyObject();
   v.set("kind", Str(tree.kind.ToString()));
@@ -80,7 +72,7 @@ Value TreeToValue(const WorkloadTree& tree) {
   v.set("desired", Value::Int(tree.desired));
   v.set("current", Value::Int(tree.current));
   v.set("ready", Value::Int(tree.ready));
-  v.set("requests", ResourceTotalsToValue(tree.requests));
+  v.set("requests", ResourceListToValue(tree.requests));
   v.set("root", ComponentToValue(tree.root));
   Value unattributed = Value::EmptyArray(tree.unattributed.size());
   for (const UnattributedPod& pod : tree.unattributed) {

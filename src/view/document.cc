@@ -14,22 +14,31 @@ Value Document(std::string_view kind) {
   return v;
 }
 
+Value WorkloadReference(std::string_view api_version, std::string_view kind,
+                        std::string_view namespace_name, std::string_view name,
+                        std::string_view uid) {
+  return Value::Object({{"apiVersion", Value::String(api_version)},
+                        {"kind", Value::String(kind)},
+                        {"namespace", Value::String(namespace_name)},
+                        {"name", Value::String(name)},
+                        {"uid", Value::String(uid)}});
+}
+
 Value WorkloadReference(const SourceObject& object) {
-  Value v = Value::EmptyObject();
-  v.set("apiVersion", Value::String(object.ApiVersion()));
-  v.set("kind", Value::String(object.Kind()));
-  v.set("namespace", Value::String(object.Namespace()));
-  v.set("name", Value::String(object.Name()));
-  v.set("uid", Value::String(object.Uid()));
+  return WorkloadReference(object.ApiVersion(), object.Kind(), object.Namespace(), object.Name(),
+                           object.Uid());
+}
+
+Value SourceLocation(std::string_view file, Position position, int list_index) {
+  Value v = Value::Object({{"file", Value::String(file)},
+                           {"line", Value::Int(position.line)},
+                           {"column", Value::Int(position.column)}});
+  if (list_index >= 0) v.set("item", Value::Int(list_index));
   return v;
 }
 
 Value SourceLocation(const SourceObject& object) {
-  Value v = Value::Object({{"file", Value::String(object.file)},
-                           {"line", Value::Int(object.position.line)},
-                           {"column", Value::Int(object.position.column)}});
-  if (object.list_index >= 0) v.set("item", Value::Int(object.list_index));
-  return v;
+  return SourceLocation(object.file, object.position, object.list_index);
 }
 
 std::string KindName(const GroupVersionKind& kind) {

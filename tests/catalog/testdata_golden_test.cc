@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "catalog_test_support.h"
+#include "resolve/gang_karta.h"
 #include "wmap/definition.h"
 #include "wmap/gang.h"
 #include "wmap/json.h"

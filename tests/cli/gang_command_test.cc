@@ -128,17 +128,26 @@ TEST(GangCommandTest, SubgroupsFollowTheDefinition) {
   ASSERT_EQ(o.code, 0) << o.err;
   Result<Value> doc = json::Parse(o.out);
   ASSERT_TRUE(doc.ok()) << o.out;
-  const Value& group = *doc->find("podGroup");
+  // The podGroup form is planned as one gang with a subgroup per listed component.
+  EXPECT_EQ(*doc->find("form"), Value::String("podGroup"));
+  ASSERT_EQ(doc->find("gangs")->size(), 1u);
+  const Value& group = (*doc->find("gangs"))[0];
   EXPECT_EQ(*group.find("name"), Value::String("pg-0b1c2d3e-0000-4000-8000-000000000001-training"));
   EXPECT_EQ(*group.find("minSubGroup"), Value::Int(2));
   const Value& subs = *group.find("subGroups");
   ASSERT_EQ(subs.size(), 2u);
-  EXPECT_EQ(*subs[0].find("minAvailable"), Value::Int(1));  // replicasPath "1"
-  EXPECT_EQ(*subs[1].find("minAvailable"), Value::Int(3));  // minReplicas over replicas
-  EXPECT_EQ(subs[1].find("pods")->size(), 3u);
+  EXPECT_EQ(*subs[0].find("minMember"), Value::Int(1));  // replicasPath "1"
+  EXPECT_EQ(*subs[1].find("minMember"), Value::Int(3));  // minReplicas over replicas
+  EXPECT_EQ(*subs[1].find("pods"), Value::Int(4));
   const Value& pods = *doc->find("pods");
   ASSERT_EQ(pods.size(), 5u);
-  EXPECT_EQ(*pods[4].find("subGroups"), Value::EmptyArray());  // the debugging pod
+  int workers = 0;
+  for (const Value& p : pods.items()) {
+    const Value* sub = p.find("subGroup");
+    if (sub != nullptr && *sub == Value::String("worker")) ++workers;
+  }
+  EXPECT_EQ(workers, 3);
+  EXPECT_EQ(pods[4].find("subGroup"), nullptr);  // the debugging pod is in no subgroup
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // component, instance and replica, and what happens to pods that cannot be attributed.
 #include <gtest/gtest.h>
 
+#include "resource_brief.h"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -110,12 +112,11 @@ TEST(AttributionTest, JobSetPodsGoToTheirReplicatedJob) {
   EXPECT_FALSE(workers.pods[2].replica_key.has_value());  // the JobSet has no replicaSelector
 
   // Requests from the pods: the leader 500m/1Gi, each worker 2 + 0.1 cores, 8Gi + 128Mi, 1 GPU.
-  EXPECT_EQ(workers.pods[0].requests,
-            (ResourceTotals{2100, 8LL * 1024 * 1024 * 1024 + 128LL * 1024 * 1024, 1}));
-  EXPECT_EQ(tree->requests.cpu_millicores, 500 + 3 * 2100);
-  EXPECT_DOUBLE_EQ(tree->requests.cpu_cores(), 6.8);
-  EXPECT_EQ(tree->requests.gpus, 3);
-  EXPECT_EQ(tree->requests.memory_bytes, (1LL << 30) + 3 * ((8LL << 30) + (128LL << 20)));
+  EXPECT_EQ(Brief(workers.pods[0].requests),
+            (ResourceBrief{2100, 8LL * 1024 * 1024 * 1024 + 128LL * 1024 * 1024, 1}));
+  EXPECT_EQ(AmountOf(tree->requests, "cpu"), 500 + 3 * 2100);
+  EXPECT_EQ(GpuCount(tree->requests), 3);
+  EXPECT_EQ(AmountOf(tree->requests, "memory"), (1LL << 30) + 3 * ((8LL << 30) + (128LL << 20)));
   EXPECT_EQ(tree->desired, 5);
   EXPECT_EQ(tree->current, 4);
   EXPECT_EQ(tree->ready, 2);
@@ -211,9 +212,9 @@ TEST(AttributionTest, LeaderWorkerSetWalksThroughLeaderPods) {
   EXPECT_EQ(group.desired, 6);
   EXPECT_EQ(group.current, 6);
   EXPECT_EQ(tree->ready, 4);
-  EXPECT_EQ(tree->requests.gpus, 6);
-  EXPECT_EQ(tree->requests.cpu_millicores, 24000);
-  EXPECT_EQ(tree->requests.memory_bytes, 6 * (16LL << 30));
+  EXPECT_EQ(GpuCount(tree->requests), 6);
+  EXPECT_EQ(AmountOf(tree->requests, "cpu"), 24000);
+  EXPECT_EQ(AmountOf(tree->requests, "memory"), 6 * (16LL << 30));
 
   // Replica keys come from the group's replicaSelector (the pods' nearest one).
   const std::vector<PodNode>& workers = worker.instances[0].pods;
@@ -354,7 +355,7 @@ TEST(AttributionTest, APodDefinitionOwnsThePodItself) {
   EXPECT_EQ(tree->desired, 1);
   EXPECT_EQ(tree->current, 1);
   EXPECT_EQ(tree->ready, 1);  // no conditions: every container status is ready
-  EXPECT_EQ(tree->requests, (ResourceTotals{250, 64LL << 20, 2}));
+  EXPECT_EQ(Brief(tree->requests), (ResourceBrief{250, 64LL << 20, 2}));
   EXPECT_EQ(*tree->root.statuses, std::vector<ResourceStatus>{ResourceStatus::kRunning});
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "resolve/gang_karta.h"
 #include "resolve/resolve_test_support.h"
 #include "shared_data.h"
 #include "wmap/definition.h"

@@ -2,6 +2,8 @@
 // counts, and concurrent building from one Definition.
 #include <gtest/gtest.h>
 
+#include "resource_brief.h"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -9,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "resolve/gang_karta.h"
 #include "resolve/resolve_test_support.h"
 #include "shared_data.h"
 #include "wmap/definition.h"
@@ -37,8 +40,8 @@ fs::path TestData(const std::string& name) {
   return fs::path(WMAP_SOURCE_DIR) / "tests/resolve/testdata" / name;
 }
 
-TEST(QuantityTest, PodSpecRequestsRoundUpAndFallBackToLimits) {
-  Result<ResourceTotals> r = PodSpecRequests(Json(R"({"containers": [
+TEST(QuantityTest, EffectiveRequestsRoundUpAndFallBackToLimits) {
+  Result<PodResources> r = EffectivePodResources(Json(R"({"containers": [
       {"name": "a", "resources": {"requests": {"cpu": "0.1", "memory": "1.5Ki"},
                                   "limits": {"cpu": "4", "nvidia.com/gpu": "2"}}},
       {"name": "b", "resources": {"limits": {"cpu": "1m", "memory": "1G", "gpu.intel.com/xe": 1}}},
@@ -46,33 +49,37 @@ TEST(QuantityTest, PodSpecRequestsRoundUpAndFallBackToLimits) {
       {"name": "d", "resources": {"requests": {"cpu": "1u", "ephemeral-storage": "1Gi"}}}]})"));
   ASSERT_TRUE(r.ok()) << r.error().message;
   // cpu: 100m + 1m + 1u rounded up to 1m; memory: 1536 + 1e9; gpus: 2 + 1.
-  EXPECT_EQ(*r, (ResourceTotals{102, 1536 + 1000000000LL, 3}));
-  EXPECT_EQ(*PodSpecRequests(Json("{}")), ResourceTotals{});
-  Result<ResourceTotals> bad =
-      PodSpecRequests(Json(R"({"containers": [{"resources": {"requests": {"cpu": "x"}}}]})"));
+  EXPECT_EQ(Brief(r->requests), (ResourceBrief{102, 1536 + 1000000000LL, 3}));
+  EXPECT_EQ(Brief(EffectivePodResources(Json("{}"))->requests), ResourceBrief{});
+  Result<PodResources> bad =
+      EffectivePodResources(Json(R"({"containers": [{"resources": {"requests": {"cpu": "x"}}}]})"));
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message, "resource cpu: invalid quantity \"x\": no digits");
 }
 
-TEST(QuantityTest, PodSpecRequestsCountInitContainersSidecarsAndOverhead) {
+TEST(QuantityTest, EffectiveRequestsCountInitContainersSidecarsAndOverhead) {
   // A regular init container larger than the app containers sets the peak.
-  EXPECT_EQ(*PodSpecRequests(Json(R"({"containers": [
+  EXPECT_EQ(Brief(EffectivePodResources(Json(R"({"containers": [
       {"resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}],
-      "initContainers": [{"resources": {"requests": {"cpu": "4", "memory": "100Mi"}}}]})")),
-            (ResourceTotals{4000, 1024LL * 1024 * 1024, 0}));
+      "initContainers": [{"resources": {"requests": {"cpu": "4", "memory": "100Mi"}}}]})"))
+                      ->requests),
+            (ResourceBrief{4000, 1024LL * 1024 * 1024, 0}));
   // A sidecar (restartPolicy: Always) adds to the app containers and to every later init
   // container: apps 1 + sidecar 2 = 3 cpu; init after the sidecar 2 + 2 = 4 cpu.
-  EXPECT_EQ(*PodSpecRequests(Json(R"({"containers": [{"resources": {"requests": {"cpu": "1"}}}],
+  EXPECT_EQ(Brief(EffectivePodResources(
+                      Json(R"({"containers": [{"resources": {"requests": {"cpu": "1"}}}],
       "initContainers": [
         {"name": "setup", "resources": {"requests": {"cpu": "3500m"}}},
         {"name": "proxy", "restartPolicy": "Always", "resources": {"requests": {"cpu": "2"}}},
-        {"name": "late", "resources": {"requests": {"cpu": "2"}}}]})")),
-            (ResourceTotals{4000, 0, 0}));
+        {"name": "late", "resources": {"requests": {"cpu": "2"}}}]})"))
+                      ->requests),
+            (ResourceBrief{4000, 0, 0}));
   // Overhead (RuntimeClass) is added on top.
-  EXPECT_EQ(*PodSpecRequests(Json(R"({"containers": [
+  EXPECT_EQ(Brief(EffectivePodResources(Json(R"({"containers": [
       {"resources": {"limits": {"nvidia.com/gpu": 8}, "requests": {"cpu": "2"}}}],
-      "overhead": {"cpu": "250m", "memory": "120Mi"}})")),
-            (ResourceTotals{2250, 120LL * 1024 * 1024, 8}));
+      "overhead": {"cpu": "250m", "memory": "120Mi"}})"))
+                      ->requests),
+            (ResourceBrief{2250, 120LL * 1024 * 1024, 8}));
 }
 
 TEST(TreeTest, TotalsFromTemplatesWhenNoPodsAreGiven) {
@@ -86,9 +93,9 @@ TEST(TreeTest, TotalsFromTemplatesWhenNoPodsAreGiven) {
   EXPECT_EQ(tree->current, 0);
   // leader: 1 x (500m, 1Gi); workers: 4 x (2100m, 8Gi + 128Mi, the GPU from limits).
   const InstanceNode& workers = tree->root.children[0].instances[1];
-  EXPECT_EQ(workers.requests, (ResourceTotals{8400, 4 * ((8LL << 30) + (128LL << 20)), 4}));
-  EXPECT_EQ(tree->requests,
-            (ResourceTotals{500 + 8400, (1LL << 30) + 4 * ((8LL << 30) + (128LL << 20)), 4}));
+  EXPECT_EQ(Brief(workers.requests), (ResourceBrief{8400, 4 * ((8LL << 30) + (128LL << 20)), 4}));
+  EXPECT_EQ(Brief(tree->requests),
+            (ResourceBrief{500 + 8400, (1LL << 30) + 4 * ((8LL << 30) + (128LL << 20)), 4}));
 
   // The same figures as the live pods would give if every desired pod existed: the LWS.
   std::vector<Value> lws = Documents(TestData("lws-live.yaml"));
@@ -96,9 +103,9 @@ TEST(TreeTest, TotalsFromTemplatesWhenNoPodsAreGiven) {
       BuildTree(Catalog("leaderworkerset-x-k8s-io-leaderworkerset-v1"), lws[0], {}, {});
   ASSERT_TRUE(l.ok()) << l.error().message;
   EXPECT_EQ(l->desired, 6);
-  EXPECT_EQ(l->requests, (ResourceTotals{24000, 6 * (16LL << 30), 6}));
+  EXPECT_EQ(Brief(l->requests), (ResourceBrief{24000, 6 * (16LL << 30), 6}));
   // A grouping component has no template: only its children contribute.
-  EXPECT_EQ(l->root.children[0].instances[0].requests, ResourceTotals{});
+  EXPECT_EQ(Brief(l->root.children[0].instances[0].requests), ResourceBrief{});
 }
 
 TEST(TreeTest, UpstreamSampleWorkloads) {
@@ -110,7 +117,7 @@ TEST(TreeTest, UpstreamSampleWorkloads) {
   ASSERT_TRUE(lws.ok()) << lws.error().message;
   EXPECT_EQ(lws->name, "karta-e2e-lws");
   EXPECT_EQ(lws->desired, 2);
-  EXPECT_EQ(lws->requests, (ResourceTotals{100, 64LL << 20, 0}));
+  EXPECT_EQ(Brief(lws->requests), (ResourceBrief{100, 64LL << 20, 0}));
   // jobset-running: one replicated job "workers" of 1 x 1 pod.
   Result<WorkloadTree> js = BuildTree(Catalog("jobset-x-k8s-io-jobset-v1alpha2"),
                                       Documents(samples / "jobset-running.yaml")[0], {}, {});
@@ -119,7 +126,7 @@ TEST(TreeTest, UpstreamSampleWorkloads) {
   ASSERT_EQ(js->root.children[0].instances.size(), 1u);
   EXPECT_EQ(js->root.children[0].instances[0].id, "workers");
   EXPECT_EQ(js->desired, 1);
-  EXPECT_EQ(js->requests, (ResourceTotals{50, 32LL << 20, 0}));
+  EXPECT_EQ(Brief(js->requests), (ResourceBrief{50, 32LL << 20, 0}));
 
   // cli-testdata-deployment: 3 replicas, each 200m / 2Gi / 2 GPUs, all given as limits.
   Result<WorkloadTree> deploy =
@@ -127,14 +134,14 @@ TEST(TreeTest, UpstreamSampleWorkloads) {
                 Documents(samples / "cli-testdata-deployment.yaml")[0], {}, {});
   ASSERT_TRUE(deploy.ok()) << deploy.error().message;
   EXPECT_EQ(deploy->desired, 3);
-  EXPECT_EQ(deploy->requests, (ResourceTotals{600, 6LL << 30, 6}));
+  EXPECT_EQ(Brief(deploy->requests), (ResourceBrief{600, 6LL << 30, 6}));
 
   // raycluster-running: the head (250m, 1Gi) and a worker group scaled to 0.
   Result<WorkloadTree> ray = BuildTree(Catalog("ray-io-raycluster-v1"),
                                        Documents(samples / "raycluster-running.yaml")[0], {}, {});
   ASSERT_TRUE(ray.ok()) << ray.error().message;
   EXPECT_EQ(ray->desired, 1);
-  EXPECT_EQ(ray->requests, (ResourceTotals{250, 1LL << 30, 0}));
+  EXPECT_EQ(Brief(ray->requests), (ResourceBrief{250, 1LL << 30, 0}));
 
   // dynamo-running: two services of one replica, requests in the fragment's main container.
   Result<WorkloadTree> dynamo = BuildTree(Catalog("nvidia-com-dynamographdeployment-v1alpha1"),
@@ -145,7 +152,7 @@ TEST(TreeTest, UpstreamSampleWorkloads) {
   EXPECT_EQ(dynamo->root.children[0].instances[0].id, "Frontend");
   EXPECT_EQ(dynamo->root.children[0].instances[1].id, "decode");
   EXPECT_EQ(dynamo->desired, 2);
-  EXPECT_EQ(dynamo->requests, (ResourceTotals{1000, 1LL << 30, 0}));
+  EXPECT_EQ(Brief(dynamo->requests), (ResourceBrief{1000, 1LL << 30, 0}));
 }
 
 TEST(TreeTest, InstancesAreSortedAndEvaluationErrorsAreErrors) {
@@ -163,7 +170,7 @@ TEST(TreeTest, InstancesAreSortedAndEvaluationErrorsAreErrors) {
   EXPECT_EQ(rj.instances[0].id, "alpha");
   EXPECT_EQ(rj.instances[0].desired, 3);
   EXPECT_EQ(rj.instances[1].id, "zeta");
-  EXPECT_EQ(tree->requests, ResourceTotals{});
+  EXPECT_EQ(Brief(tree->requests), ResourceBrief{});
 
   // `.spec.replicatedJobs[]` on an object without it cannot be iterated.
   Result<WorkloadTree> broken =
@@ -179,10 +186,10 @@ TEST(TreeTest, InstancesAreSortedAndEvaluationErrorsAreErrors) {
 // Every figure of a tree, flattened, to compare trees built on different threads.
 void Flatten(const ComponentNode& c, std::string* out) {
   *out += c.name + " " + std::to_string(c.desired) + "/" + std::to_string(c.current) + "/" +
-          std::to_string(c.ready) + " " + std::to_string(c.requests.cpu_millicores) + ";";
+          std::to_string(c.ready) + " " + std::to_string(AmountOf(c.requests, "cpu")) + ";";
   for (const InstanceNode& i : c.instances) {
     *out += "[" + i.id + " " + std::to_string(i.current) + " " +
-            std::to_string(i.requests.memory_bytes);
+            std::to_string(AmountOf(i.requests, "memory"));
     for (const PodNode& p : i.pods) {
       *out += " " + p.name + "@" + p.node_name + ":" + p.phase + (p.ready ? "+" : "-") +
               p.replica_key.value_or("");
