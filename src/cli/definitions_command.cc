@@ -7,6 +7,7 @@
 
 #include "cli/definition_summary.h"
 #include "cli/table_writer.h"
+#include "cli/workload_command.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
 #include "wmap/json.h"
@@ -128,107 +129,94 @@ std::string DefinitionsCommandHelp() {
          "found.\n";
 }
 
-int RunDefinitionsCommand(std::span<const std::string> args, const CommandIo& io) {
-  InputFlags input;
-  Filters filters;
-  std::string output;
-  bool help = false;
-  FlagParser parser;
-  input.Register(&parser);
-  parser.String({"--group"}, &filters.group);
-  parser.String({"--kind"}, &filters.kind);
-  parser.String({"--version"}, &filters.version);
-  parser.String({"-o", "--output"}, &output);
-  parser.Bool({"-h", "--help"}, &help);
-  std::vector<std::string> positional;
-  if (std::optional<CliError> e = parser.Parse(args, &positional)) {
-    e->hint = "run 'wmap definitions --help' for usage";
-    return ReportError(io, "definitions", output, *e);
-  }
-  if (help) {
-    WriteAll(io.out_fd, DefinitionsCommandHelp());
-    return kExitOk;
-  }
-  filters.group_set = std::find(args.begin(), args.end(), "--group") != args.end() ||
-                      std::any_of(args.begin(), args.end(),
-                                  [](const std::string& a) { return a.starts_with("--group="); });
-  if (output.empty()) output = "table";
-  if (output != "table" && output != "json" && output != "yaml" && output != "markdown") {
-    return ReportError(
-        io, "definitions", "",
-        UsageError("unknown output format \"" + output + "\" (use table, json, yaml or markdown)"));
-  }
-  if (positional.size() > 1) {
-    return ReportError(
-        io, "definitions", output,
-        UsageError("give at most one definition NAME, not " + std::to_string(positional.size())));
-  }
-  if (!input.files.empty()) {
-    return ReportError(io, "definitions", output,
-                       UsageError("-f is not a flag of 'wmap definitions'",
-                                  "use --definitions DIR or --definition FILE to add definitions"));
-  }
-  DefinitionResolver resolver;
-  if (std::optional<Error> e =
-          DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
-    return ReportError(io, "definitions", output, *e);
-  }
-  const Catalog& catalog = resolver.catalog();
+namespace {
 
-  if (positional.size() == 1) {
-    const std::string& name = positional[0];
+class DefinitionsCommand : public WorkloadCommand {
+ public:
+  DefinitionsCommand()
+      : WorkloadCommand({"definitions",
+                         DefinitionsCommandHelp,
+                         {"table", "json", "yaml", "markdown"},
+                         false,
+                         "",
+                         1}) {}
+
+  void AddFlags(FlagParser* parser) override {
+    parser->String({"--group"}, &filters_.group);
+    parser->String({"--kind"}, &filters_.kind);
+    parser->String({"--version"}, &filters_.version);
+  }
+
+  std::optional<CliError> Validate() override {
+    filters_.group_set = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+      return a == "--group" || a.starts_with("--group=");
+    });
+    return std::nullopt;
+  }
+
+  int Run(const CommandIo& io) override {
+    DefinitionResolver resolver;
+    if (std::optional<Error> e =
+            DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
+      return Fail(io, *e);
+    }
+    if (positional.size() == 1) return ShowOne(io, resolver.catalog(), positional[0]);
+    return List(io, resolver.catalog());
+  }
+
+ private:
+  int ShowOne(const CommandIo& io, const Catalog& catalog, const std::string& name) const {
     const CatalogEntry* entry = catalog.FindByName(name);
-    if (entry == nullptr || !filters.Match(entry->definition.root_kind())) {
-      CliError e;
-      e.code = ErrorCode::kNotFound;
-      e.message = "definition \"" + name + "\" not found";
-      e.hint = "'wmap definitions' lists the names";
-      return ReportError(io, "definitions", output, e);
+    if (entry == nullptr || !filters_.Match(entry->definition.root_kind())) {
+      return Fail(io, Error::Of(ErrorCode::kNotFound, "definition \"" + name + "\" not found",
+                                "'wmap definitions' lists the names"));
     }
     if (output == "table") {
       WriteAll(io.out_fd, DescribeDefinition(*entry));
-      return kExitOk;
-    }
-    if (output == "markdown") {
+    } else if (output == "markdown") {
       WriteAll(io.out_fd, DefinitionMarkdown(*entry));
-      return kExitOk;
+    } else {
+      Value doc = SourceDocument(*entry);
+      if (doc.is_null()) {
+        return Fail(io, Error::Of(ErrorCode::kIo, "the source of definition \"" + name + "\" (" +
+                                                      entry->origin + ") cannot be read again"));
+      }
+      WriteAll(io.out_fd, output == "json" ? WriteJson(doc) : yaml::ToString(doc));
     }
-    Value doc = SourceDocument(*entry);
-    if (doc.is_null()) {
-      CliError e;
-      e.code = ErrorCode::kIo;
-      e.message =
-          "the source of definition \"" + name + "\" (" + entry->origin + ") cannot be read again";
-      return ReportError(io, "definitions", output, e);
-    }
-    WriteAll(io.out_fd, output == "json" ? WriteJson(doc) : yaml::ToString(doc));
     return kExitOk;
   }
 
-  std::vector<const CatalogEntry*> selected;
-  for (const CatalogEntry& e : catalog.entries()) {
-    if (filters.Match(e.definition.root_kind())) selected.push_back(&e);
-  }
-  if (output == "markdown") {
-    WriteAll(io.out_fd, CatalogMarkdown(selected));
+  int List(const CommandIo& io, const Catalog& catalog) const {
+    std::vector<const CatalogEntry*> selected;
+    for (const CatalogEntry& e : catalog.entries()) {
+      if (filters_.Match(e.definition.root_kind())) selected.push_back(&e);
+    }
+    if (output == "markdown") {
+      WriteAll(io.out_fd, CatalogMarkdown(selected));
+    } else if (output == "json" || output == "yaml") {
+      Value doc = view::DefinitionListDocument(selected);
+      WriteAll(io.out_fd, output == "json" ? WriteJson(doc) : yaml::ToString(doc));
+    } else if (selected.empty()) {
+      WriteAll(io.err_fd, "No definitions found.\n");
+    } else {
+      TableWriter table({"NAME", "KIND", "ORIGIN", "COMPONENTS"});
+      for (const CatalogEntry* e : selected) {
+        table.AddRow({e->definition.name(), view::KindName(e->definition.root_kind()), e->origin,
+                      ComponentsCell(e->definition)});
+      }
+      WriteAll(io.out_fd, table.Render());
+    }
     return kExitOk;
   }
-  if (output == "json" || output == "yaml") {
-    Value doc = view::DefinitionListDocument(selected);
-    WriteAll(io.out_fd, output == "json" ? WriteJson(doc) : yaml::ToString(doc));
-    return kExitOk;
-  }
-  if (selected.empty()) {
-    WriteAll(io.err_fd, "No definitions found.\n");
-    return kExitOk;
-  }
-  TableWriter table({"NAME", "KIND", "ORIGIN", "COMPONENTS"});
-  for (const CatalogEntry* e : selected) {
-    table.AddRow({e->definition.name(), view::KindName(e->definition.root_kind()), e->origin,
-                  ComponentsCell(e->definition)});
-  }
-  WriteAll(io.out_fd, table.Render());
-  return kExitOk;
+
+  Filters filters_;
+};
+
+}  // namespace
+
+int RunDefinitionsCommand(std::span<const std::string> args, const CommandIo& io) {
+  DefinitionsCommand command;
+  return Execute(command, args, io);
 }
 
 }  // namespace wmap::cli

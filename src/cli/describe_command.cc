@@ -10,6 +10,7 @@
 #include "cli/describe_view.h"
 #include "cli/output_buffer.h"
 #include "cli/pod_commands.h"
+#include "cli/workload_command.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
 #include "wmap/view.h"
@@ -100,115 +101,77 @@ std::string DescribeCommandHelp() {
          "workload's type.\n";
 }
 
-int RunDescribeCommand(std::span<const std::string> args, const CommandIo& io) {
-  InputFlags input;
-  std::string output, width_flag, pod_limit_flag;
-  bool help = false, color = false, no_color = false;
-  FlagParser parser;
-  input.Register(&parser);
-  parser.String({"-o", "--output"}, &output);
-  parser.String({"--width"}, &width_flag);
-  parser.String({"--pod-limit"}, &pod_limit_flag);
-  parser.Bool({"--color"}, &color);
-  parser.Bool({"--no-color"}, &no_color);
-  parser.Bool({"-h", "--help"}, &help);
-  std::vector<std::string> positional;
-  if (std::optional<CliError> e = parser.Parse(args, &positional)) {
-    e->hint = "run 'wmap describe --help' for usage";
-    return ReportError(io, "describe", output, *e);
-  }
-  if (help) {
-    WriteAll(io.out_fd, DescribeCommandHelp());
-    return kExitOk;
-  }
-  if (output.empty()) output = "tree";
-  if (output != "tree" && output != "json" && output != "yaml") {
-    return ReportError(
-        io, "describe", "",
-        UsageError("unknown output format \"" + output + "\" (use tree, json or yaml)"));
-  }
-  if (!positional.empty()) {
-    return ReportError(io, "describe", output,
-                       UsageError("unexpected argument \"" + positional[0] + "\"",
-                                  "give the workload with -f FILE"));
-  }
-  if (input.files.empty()) {
-    return ReportError(io, "describe", output,
-                       UsageError("give the workload with -f FILE (- for standard input)",
-                                  "run 'wmap describe --help' for usage"));
-  }
-  TreeOptions tree_options;
-  tree_options.pod_limit = 20;
-  if (!pod_limit_flag.empty()) {
-    std::optional<size_t> n = ParseCount(pod_limit_flag);
-    if (!n) {
-      return ReportError(io, "describe", output,
-                         UsageError("--pod-limit takes a count, not \"" + pod_limit_flag + "\""));
-    }
-    tree_options.pod_limit = *n;
-  }
-  if (!width_flag.empty() && !ParseCount(width_flag)) {
-    return ReportError(io, "describe", output,
-                       UsageError("--width takes a count of columns, not \"" + width_flag + "\""));
-  }
-  tree_options.render.width = OutputWidth(io, width_flag);
-  tree_options.render.color = UseColor(io, color, no_color);
+namespace {
 
-  DefinitionResolver resolver;
-  if (std::optional<Error> e =
-          DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
-    return ReportError(io, "describe", output, *e);
+class DescribeCommand : public WorkloadCommand {
+ public:
+  DescribeCommand()
+      : WorkloadCommand({"describe",
+                         DescribeCommandHelp,
+                         {"tree", "json", "yaml"},
+                         true,
+                         "give the workload with -f FILE"}) {}
+
+  void AddFlags(FlagParser* parser) override {
+    parser->String({"--width"}, &width_flag_);
+    parser->String({"--pod-limit"}, &pod_limit_flag_);
+    parser->Bool({"--color"}, &color_);
+    parser->Bool({"--no-color"}, &no_color_);
   }
-  std::vector<SourceObject> objects;
-  if (std::optional<CliError> e = ReadAllObjects(input.files, io, &objects)) {
-    return ReportError(io, "describe", output, *e);
-  }
-  Inventory split = GroupWorkloads(std::move(objects), resolver);
-  if (split.workloads.empty()) {
-    if (!split.undefined.empty()) {
-      return ReportError(io, "describe", output,
-                         DefinitionResolver::NoDefinition(split.undefined.front()));
+
+  std::optional<CliError> Validate() override {
+    tree_.pod_limit = 20;
+    if (!pod_limit_flag_.empty()) {
+      std::optional<size_t> n = ParseCount(pod_limit_flag_);
+      if (!n) return UsageError("--pod-limit takes a count, not \"" + pod_limit_flag_ + "\"");
+      tree_.pod_limit = *n;
     }
-    CliError e;
-    e.code = ErrorCode::kNotFound;
-    e.message = "no workload object found in the inputs";
-    e.hint = split.orphans.empty()
-                 ? "give the workload object with -f FILE"
-                 : "the pods and child objects given belong to a workload that was not given: "
-                   "add it with -f FILE";
-    return ReportError(io, "describe", output, e);
-  }
-  {
-    std::vector<std::string> reported;
-    for (const SourceObject& u : split.undefined) {
-      std::string key = std::string(u.ApiVersion()) + " " + std::string(u.Kind());
-      if (std::find(reported.begin(), reported.end(), key) != reported.end()) continue;
-      reported.push_back(key);
-      ReportWarning(io, "describe",
-                    DefinitionResolver::NoDefinition(u).ToString() + " (not described)");
+    if (!width_flag_.empty() && !ParseCount(width_flag_)) {
+      return UsageError("--width takes a count of columns, not \"" + width_flag_ + "\"");
     }
+    return std::nullopt;
   }
-  if (std::string w = split.uncontrolled.Warning(); !w.empty()) ReportWarning(io, "describe", w);
-  OutputBuffer out(io.out_fd);
-  int exit_code = kExitOk;
-  bool first = true;
-  for (const WorkloadGroup& group : split.workloads) {
-    Result<view::WorkloadDescription> description = view::Describe(group);
-    if (!description.ok()) {
-      out.Flush();
-      exit_code = ReportError(io, "describe", output, description.error());
-      continue;
+
+  int Run(const CommandIo& io) override {
+    tree_.render.width = OutputWidth(io, width_flag_);
+    tree_.render.color = UseColor(io, color_, no_color_);
+    WorkloadInputs inputs;
+    if (std::optional<CliError> e = ReadWorkloadInputs(input, io, spec().name, &inputs)) {
+      return Fail(io, *e);
     }
-    if (output == "tree") {
-      if (!first) out.Append("\n");
-      out.Append(DescribeText(group, *description, tree_options));
-    } else {
-      if (!first && output == "yaml") out.Append("---\n");
-      out.Append(RenderDocuments({view::DescribeDocument(group, *description)}, output));
+    OutputBuffer out(io.out_fd);
+    int exit_code = kExitOk;
+    bool first = true;
+    for (const WorkloadGroup& group : inputs.split.workloads) {
+      Result<view::WorkloadDescription> description = view::Describe(group);
+      if (!description.ok()) {
+        out.Flush();
+        exit_code = Fail(io, description.error());
+        continue;
+      }
+      if (output == "tree") {
+        if (!first) out.Append("\n");
+        out.Append(DescribeText(group, *description, tree_));
+      } else {
+        if (!first && output == "yaml") out.Append("---\n");
+        out.Append(RenderDocuments({view::DescribeDocument(group, *description)}, output));
+      }
+      first = false;
     }
-    first = false;
+    return exit_code;
   }
-  return exit_code;
+
+ private:
+  std::string width_flag_, pod_limit_flag_;
+  bool color_ = false, no_color_ = false;
+  TreeOptions tree_;
+};
+
+}  // namespace
+
+int RunDescribeCommand(std::span<const std::string> args, const CommandIo& io) {
+  DescribeCommand command;
+  return Execute(command, args, io);
 }
 
 }  // namespace wmap::cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/pod_commands.h"
+#include "cli/workload_command.h"
 #include "wmap/gang.h"
 #include "wmap/scheduling.h"
 #include "wmap/view.h"
@@ -231,91 +232,10 @@ std::string GangCommandHelp() {
 
 namespace {
 
-// `--for SCHEDULER`: the objects the scheduler needs and the patch of each given pod, per
-// workload; -o manifests prints only the objects, as a stream `kubectl apply -f -` takes.
-int RunSchedulerObjects(const CommandIo& io, Scheduler scheduler, const std::string& output,
-                        const WorkloadInputs& inputs) {
-  const std::string format = output.empty() ? "yaml" : output;
-  std::vector<Value> documents;
-  std::vector<Value> manifests;
-  for (const WorkloadGroup& g : inputs.split.workloads) {
-    Workload w(g.entry->definition, g.workload.value);
-    Result<GangPlans> plans = PlanGangs(w, g.pods);
-    Result<SchedulerObjects> objects =
-        plans.ok() ? BuildSchedulerObjects(scheduler, w, *plans) : plans.error();
-    if (!objects.ok()) {
-      std::string hint = objects.error().hint;
-      if (hint.empty()) hint = "check the definition's gang instructions with 'wmap gang -f ...'";
-      return ReportError(
-          io, "gang", format == "manifests" ? "" : output,
-          WorkloadError(g.workload, ErrorCode::kEvaluation, objects.error().message, hint));
-    }
-    if (plans->gangs.empty()) {
-      const std::optional<GangScheduling>& gang = g.entry->definition.gang_scheduling();
-      const bool by_pods = gang && !gang->pod_groups.empty();
-      ReportWarning(io, "gang",
-                    std::string(g.workload.Kind()) + " " + std::string(g.workload.Name()) +
-                        (by_pods ? ": the definition's podGroups form makes groups from the "
-                                   "pods' labels, and no pod of the workload was given (add its "
-                                   "pods with -f)"
-                                 : ": the definition has no gang instructions, so nothing is "
-                                   "emitted"));
-    }
-    for (const std::string& warning : objects->warnings) {
-      ReportWarning(io, "gang", std::string(g.workload.Name()) + ": " + warning);
-    }
-    Value doc = view::SchedulerObjectsDocument(g.workload, scheduler, *objects);
-    documents.push_back(std::move(doc));
-    manifests.insert(manifests.end(), objects->objects.begin(), objects->objects.end());
-  }
-  WriteAll(io.out_fd, format == "manifests" ? RenderDocuments(manifests, "yaml")
-                                            : RenderDocuments(documents, format));
-  return kExitOk;
-}
-
-}  // namespace
-
-int RunGangCommand(std::span<const std::string> args, const CommandIo& io) {
-  InputFlags input;
-  std::string output;
-  std::string for_scheduler;
-  bool help = false;
-  FlagParser parser;
-  input.Register(&parser);
-  parser.String({"-o", "--output"}, &output);
-  parser.String({"--for"}, &for_scheduler);
-  parser.Bool({"-h", "--help"}, &help);
-  if (std::optional<int> done =
-          ParseCommandLine(parser, args, io, "gang", &output, &help, GangCommandHelp)) {
-    return *done;
-  }
-  std::optional<Scheduler> scheduler;
-  if (!for_scheduler.empty()) {
-    scheduler = ParseScheduler(for_scheduler);
-    if (!scheduler) {
-      return ReportError(io, "gang", output,
-                         UsageError("unknown scheduler \"" + for_scheduler + "\"",
-                                    "use --for " + std::string(SchedulerNames())));
-    }
-    if (!output.empty() && output != "json" && output != "yaml" && output != "manifests") {
-      return ReportError(io, "gang", "",
-                         UsageError("unknown output format \"" + output + "\" for --for",
-                                    "use -o yaml (default), -o json or -o manifests"));
-    }
-  }
-  std::string format = output.empty() ? "text" : output;
-  if (!scheduler && format != "text" && format != "json" && format != "yaml") {
-    return ReportError(
-        io, "gang", "",
-        UsageError("unknown output format \"" + output + "\"", "use -o text, -o json or -o yaml"));
-  }
-  WorkloadInputs inputs;
-  if (std::optional<CliError> e = ReadWorkloadInputs(input, io, "gang", &inputs)) {
-    return ReportError(io, "gang", output, *e);
-  }
-  // Pods whose owner chain reaches no workload, one warning per file.
+// Pods whose owner chain reaches no workload: one warning per file.
+void WarnOrphans(const WorkloadCommand& command, const CommandIo& io, const Inventory& split) {
   std::vector<std::pair<std::string, std::vector<std::string>>> orphans;
-  for (const SourceObject& o : inputs.split.orphans) {
+  for (const SourceObject& o : split.orphans) {
     if (!IsPod(o.value)) continue;
     if (orphans.empty() || orphans.back().first != o.file) orphans.push_back({o.file, {}});
     orphans.back().second.emplace_back(o.Name());
@@ -325,31 +245,122 @@ int RunGangCommand(std::span<const std::string> args, const CommandIo& io) {
                        (names.size() == 1 ? " pod belongs" : " pods belong") +
                        " to no given workload (their owners are not in the input): " + names[0];
     if (names.size() > 1) text += ", ...";
-    ReportWarning(io, "gang", text);
+    command.Warn(io, text);
   }
-  if (scheduler) return RunSchedulerObjects(io, *scheduler, output, inputs);
-  std::vector<std::string> failures;
-  std::vector<Value> documents;
-  for (const WorkloadGroup& g : inputs.split.workloads) {
-    const Definition& d = g.entry->definition;
-    view::WorkloadGangs gangs = view::PlanWorkloadGangs(d, g.workload.value, g.pods);
-    documents.push_back(view::GangDocument(g.workload, d, gangs, &failures));
-  }
-  std::string out;
-  if (format == "text") {
-    for (size_t i = 0; i < documents.size(); ++i) {
-      if (i > 0) out += "\n";
-      out += TextDocument(documents[i]);
+}
+
+class GangCommand : public WorkloadCommand {
+ public:
+  GangCommand()
+      : WorkloadCommand({"gang", GangCommandHelp, {}, true, "give the workload with -f FILE"}) {}
+
+  void AddFlags(FlagParser* parser) override { parser->String({"--for"}, &for_scheduler_); }
+
+  // -o depends on --for: text, json or yaml for the plans; yaml, json or manifests for the
+  // scheduler's objects.
+  std::optional<CliError> Validate() override {
+    if (!for_scheduler_.empty()) {
+      scheduler_ = ParseScheduler(for_scheduler_);
+      if (!scheduler_) {
+        return UsageError("unknown scheduler \"" + for_scheduler_ + "\"",
+                          "use --for " + std::string(SchedulerNames()));
+      }
     }
-  } else {
-    out = RenderDocuments(documents, format);
+    const std::vector<std::string_view> formats =
+        scheduler_ ? std::vector<std::string_view>{"yaml", "json", "manifests"}
+                   : std::vector<std::string_view>{"text", "json", "yaml"};
+    if (output.empty()) output = std::string(formats.front());
+    if (std::find(formats.begin(), formats.end(), output) == formats.end()) {
+      std::string given = output;
+      requested_output.clear();
+      return UsageError(
+          "unknown output format \"" + given + "\"" + (scheduler_ ? " for --for" : ""),
+          scheduler_ ? "use -o yaml (default), -o json or -o manifests"
+                     : "use -o text, -o json or -o yaml");
+    }
+    return std::nullopt;
   }
-  WriteAll(io.out_fd, out);
-  if (!failures.empty()) {
-    ReportWarning(io, "gang", "evaluation failed: " + failures.front());
+
+  int Run(const CommandIo& io) override {
+    WorkloadInputs inputs;
+    if (std::optional<CliError> e = ReadWorkloadInputs(input, io, spec().name, &inputs)) {
+      return Fail(io, *e);
+    }
+    WarnOrphans(*this, io, inputs.split);
+    return scheduler_ ? RunSchedulerObjects(io, inputs) : RunPlans(io, inputs);
+  }
+
+ private:
+  int RunPlans(const CommandIo& io, const WorkloadInputs& inputs) const {
+    std::vector<std::string> failures;
+    std::vector<Value> documents;
+    for (const WorkloadGroup& g : inputs.split.workloads) {
+      const Definition& d = g.entry->definition;
+      view::WorkloadGangs gangs = view::PlanWorkloadGangs(d, g.workload.value, g.pods);
+      documents.push_back(view::GangDocument(g.workload, d, gangs, &failures));
+    }
+    std::string out;
+    if (output == "text") {
+      for (size_t i = 0; i < documents.size(); ++i) {
+        if (i > 0) out += "\n";
+        out += TextDocument(documents[i]);
+      }
+    } else {
+      out = RenderDocuments(documents, output);
+    }
+    WriteAll(io.out_fd, out);
+    if (failures.empty()) return kExitOk;
+    Warn(io, "evaluation failed: " + failures.front());
     return kExitError;
   }
-  return kExitOk;
+
+  // The objects the scheduler needs and the patch of each given pod, per workload;
+  // -o manifests prints only the objects, as a stream `kubectl apply -f -` takes.
+  int RunSchedulerObjects(const CommandIo& io, const WorkloadInputs& inputs) {
+    std::vector<Value> documents;
+    std::vector<Value> manifests;
+    for (const WorkloadGroup& g : inputs.split.workloads) {
+      Workload w(g.entry->definition, g.workload.value);
+      Result<GangPlans> plans = PlanGangs(w, g.pods);
+      Result<SchedulerObjects> objects =
+          plans.ok() ? BuildSchedulerObjects(*scheduler_, w, *plans) : plans.error();
+      if (!objects.ok()) {
+        std::string hint = objects.error().hint;
+        if (hint.empty()) hint = "check the definition's gang instructions with 'wmap gang -f ...'";
+        // With -o manifests the error goes to stderr, not into the stream of objects.
+        if (output == "manifests") requested_output.clear();
+        return Fail(
+            io, WorkloadError(g.workload, ErrorCode::kEvaluation, objects.error().message, hint));
+      }
+      if (plans->gangs.empty()) WarnNothingPlanned(io, g);
+      for (const std::string& warning : objects->warnings) {
+        Warn(io, std::string(g.workload.Name()) + ": " + warning);
+      }
+      documents.push_back(view::SchedulerObjectsDocument(g.workload, *scheduler_, *objects));
+      manifests.insert(manifests.end(), objects->objects.begin(), objects->objects.end());
+    }
+    WriteAll(io.out_fd, output == "manifests" ? RenderDocuments(manifests, "yaml")
+                                              : RenderDocuments(documents, output));
+    return kExitOk;
+  }
+
+  void WarnNothingPlanned(const CommandIo& io, const WorkloadGroup& g) const {
+    const bool by_pods = view::GangFormName(g.entry->definition) == "podGroups";
+    Warn(io, std::string(g.workload.Kind()) + " " + std::string(g.workload.Name()) +
+                 (by_pods ? ": the definition's podGroups form makes groups from the pods' "
+                            "labels, and no pod of the workload was given (add its pods with -f)"
+                          : ": the definition has no gang instructions, so nothing is emitted"));
+  }
+
+  std::string for_scheduler_;
+  std::optional<Scheduler> scheduler_;
+};
+
+}  // namespace
+
+int RunGangCommand(std::span<const std::string> args, const CommandIo& io) {
+  GangCommand command;
+  return Execute(command, args, io);
 }
 
 }  // namespace wmap::cli

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "cli/display_format.h"
-#include "cli/output_buffer.h"
 #include "cli/pod_commands.h"
 #include "cli/table_writer.h"
+#include "cli/workload_command.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
 #include "wmap/selector.h"
@@ -109,86 +109,10 @@ std::string GetCommandHelp() {
          "Exit status: 0 success, 1 invalid input, 2 usage, 3 a path does not exist.\n";
 }
 
-int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
-  InputFlags input;
-  std::string output, selector_text, namespace_filter;
-  std::vector<std::string> status_flags;
-  bool help = false;
-  FlagParser parser;
-  input.Register(&parser);
-  parser.String({"-o", "--output"}, &output);
-  parser.String({"-l", "--selector"}, &selector_text);
-  parser.String({"-n", "--namespace"}, &namespace_filter);
-  parser.Strings({"--status"}, &status_flags);
-  parser.Bool({"-h", "--help"}, &help);
-  std::vector<std::string> positional;
-  if (std::optional<CliError> e = parser.Parse(args, &positional)) {
-    e->hint = "run 'wmap get --help' for usage";
-    return ReportError(io, "get", output, *e);
-  }
-  if (help) {
-    WriteAll(io.out_fd, GetCommandHelp());
-    return kExitOk;
-  }
-  if (output.empty()) output = "table";
-  if (output != "table" && output != "wide" && output != "json" && output != "yaml") {
-    return ReportError(
-        io, "get", "",
-        UsageError("unknown output format \"" + output + "\" (use table, wide, json or yaml)"));
-  }
-  if (!positional.empty()) {
-    return ReportError(io, "get", output,
-                       UsageError("unexpected argument \"" + positional[0] + "\"",
-                                  "give files and folders with -f PATH"));
-  }
-  if (input.files.empty()) {
-    return ReportError(io, "get", output,
-                       UsageError("give the objects with -f PATH (- for standard input)",
-                                  "run 'wmap get --help' for usage"));
-  }
-  view::WorkloadListOptions options;
-  std::string error;
-  std::optional<LabelSelector> selector = LabelSelector::Parse(selector_text, &error);
-  if (!selector) return ReportError(io, "get", output, UsageError(error));
-  options.selector = std::move(*selector);
-  std::optional<std::set<ResourceStatus>> status_filter = ParseStatusFilter(status_flags, &error);
-  if (!status_filter) return ReportError(io, "get", output, UsageError(error));
-  options.statuses = std::move(*status_filter);
-  options.namespace_name = namespace_filter;
+namespace {
 
-  DefinitionResolver resolver;
-  if (std::optional<Error> e =
-          DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
-    return ReportError(io, "get", output, *e);
-  }
-  view::WorkloadListBuilder builder(resolver, std::move(options));
-  std::vector<std::string> notices;
-  auto report = [&] {
-    for (const std::string& notice : notices) ReportWarning(io, "get", notice);
-    notices.clear();
-  };
-  ObjectReader reader(input.files, io);
-  SourceObject object;
-  std::optional<CliError> read_error;
-  while (reader.Next(&object, &read_error)) {
-    if (read_error) return ReportError(io, "get", output, *read_error);
-    builder.Add(object, &notices);
-    report();
-  }
-  view::WorkloadList list = builder.Finish(&notices);
-  report();
-
-  int64_t now = NowSeconds(io);
-  OutputBuffer out(io.out_fd);
-  if (output == "json" || output == "yaml") {
-    out.Append(RenderDocuments({view::WorkloadListDocument(list, now)}, output));
-    return kExitOk;
-  }
-  if (list.items.empty()) {
-    WriteAll(io.err_fd, "No workloads found.\n");
-    return kExitOk;
-  }
-  bool wide = output == "wide";
+// The table of `get`: one row per workload.
+std::string ListTable(const view::WorkloadList& list, bool wide, int64_t now) {
   std::vector<std::string> header = {"NAME", "NAMESPACE", "KIND", "STATUS", "PODS", "GPUS"};
   if (wide) header.insert(header.end(), {"CPU", "MEMORY"});
   header.push_back("AGE");
@@ -215,8 +139,79 @@ int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
     }
     table.AddRow(std::move(cells));
   }
-  out.Append(table.Render());
-  return kExitOk;
+  return table.Render();
+}
+
+class GetCommand : public WorkloadCommand {
+ public:
+  GetCommand()
+      : WorkloadCommand({"get",
+                         GetCommandHelp,
+                         {"table", "wide", "json", "yaml"},
+                         true,
+                         "give the objects with -f PATH"}) {}
+
+  void AddFlags(FlagParser* parser) override {
+    parser->String({"-l", "--selector"}, &selector_text_);
+    parser->String({"-n", "--namespace"}, &options_.namespace_name);
+    parser->Strings({"--status"}, &status_flags_);
+  }
+
+  std::optional<CliError> Validate() override {
+    std::string error;
+    std::optional<LabelSelector> selector = LabelSelector::Parse(selector_text_, &error);
+    if (!selector) return UsageError(error);
+    options_.selector = std::move(*selector);
+    std::optional<std::set<ResourceStatus>> statuses = ParseStatusFilter(status_flags_, &error);
+    if (!statuses) return UsageError(error);
+    options_.statuses = std::move(*statuses);
+    return std::nullopt;
+  }
+
+  int Run(const CommandIo& io) override {
+    DefinitionResolver resolver;
+    if (std::optional<Error> e =
+            DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
+      return Fail(io, *e);
+    }
+    view::WorkloadListBuilder builder(resolver, std::move(options_));
+    std::vector<std::string> notices;
+    auto report = [&] {
+      for (const std::string& notice : notices) Warn(io, notice);
+      notices.clear();
+    };
+    ObjectReader reader(input.files, io);
+    SourceObject object;
+    std::optional<CliError> read_error;
+    while (reader.Next(&object, &read_error)) {
+      if (read_error) return Fail(io, *read_error);
+      builder.Add(object, &notices);
+      report();
+    }
+    view::WorkloadList list = builder.Finish(&notices);
+    report();
+    const int64_t now = NowSeconds(io);
+    if (output == "json" || output == "yaml") {
+      WriteAll(io.out_fd, RenderDocuments({view::WorkloadListDocument(list, now)}, output));
+    } else if (list.items.empty()) {
+      WriteAll(io.err_fd, "No workloads found.\n");
+    } else {
+      WriteAll(io.out_fd, ListTable(list, output == "wide", now));
+    }
+    return kExitOk;
+  }
+
+ private:
+  std::string selector_text_;
+  std::vector<std::string> status_flags_;
+  view::WorkloadListOptions options_;
+};
+
+}  // namespace
+
+int RunGetCommand(std::span<const std::string> args, const CommandIo& io) {
+  GetCommand command;
+  return Execute(command, args, io);
 }
 
 }  // namespace wmap::cli

@@ -3,9 +3,10 @@
 #include <vector>
 
 #include "cli/output_buffer.h"
+#include "cli/pod_commands.h"
+#include "cli/workload_command.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
-#include "wmap/json.h"
 #include "wmap/view.h"
 #include "wmap/workload.h"
 
@@ -38,71 +39,38 @@ std::string InspectCommandHelp() {
          "does not exist, 4 no definition for an object's type.\n";
 }
 
+namespace {
+
+class InspectCommand : public WorkloadCommand {
+ public:
+  InspectCommand() : WorkloadCommand({"inspect", InspectCommandHelp, {"json"}}) {}
+
+  // JSON is the only output, so errors are JSON documents even without -o.
+  std::optional<CliError> Validate() override {
+    requested_output = output;
+    return std::nullopt;
+  }
+
+  int Run(const CommandIo& io) override {
+    OutputBuffer out(io.out_fd);
+    return ForEachWorkloadObject(
+        *this, io, &out, [&](const SourceObject& object, const CatalogEntry& entry) {
+          std::vector<std::string> errors;
+          Value doc = view::InspectDocument(object, entry.definition, &errors);
+          for (const std::string& e : errors) {
+            WriteAll(io.err_fd, "wmap inspect: " + object.Where() + ": " + e + "\n");
+          }
+          out.Append(RenderDocuments({doc}, "json"));
+          return errors.empty() ? kExitOk : kExitError;
+        });
+  }
+};
+
+}  // namespace
+
 int RunInspectCommand(std::span<const std::string> args, const CommandIo& io) {
-  InputFlags input;
-  std::string output;
-  bool help = false;
-  FlagParser parser;
-  input.Register(&parser);
-  parser.String({"-o", "--output"}, &output);
-  parser.Bool({"-h", "--help"}, &help);
-  std::vector<std::string> positional;
-  if (std::optional<CliError> e = parser.Parse(args, &positional)) {
-    e->hint = "run 'wmap inspect --help' for usage";
-    return ReportError(io, "inspect", output, *e);
-  }
-  if (help) {
-    WriteAll(io.out_fd, InspectCommandHelp());
-    return kExitOk;
-  }
-  if (!output.empty() && output != "json") {
-    return ReportError(io, "inspect", "",
-                       UsageError("unknown output format \"" + output + "\" (use json)"));
-  }
-  output = "json";
-  if (!positional.empty()) {
-    return ReportError(io, "inspect", output,
-                       UsageError("unexpected argument \"" + positional[0] + "\"",
-                                  "give the objects with -f FILE"));
-  }
-  if (input.files.empty()) {
-    return ReportError(io, "inspect", output,
-                       UsageError("give the objects with -f FILE (- for standard input)",
-                                  "run 'wmap inspect --help' for usage"));
-  }
-  DefinitionResolver resolver;
-  if (std::optional<Error> e =
-          DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
-    return ReportError(io, "inspect", output, *e);
-  }
-  ObjectReader reader(input.files, io);
-  SourceObject object;
-  std::optional<CliError> read_error;
-  int exit_code = kExitOk;
-  OutputBuffer out(io.out_fd);
-  json::WriteOptions w;
-  w.sort_keys = false;
-  while (reader.Next(&object, &read_error)) {
-    if (read_error) {
-      out.Flush();
-      return ReportError(io, "inspect", output, *read_error);
-    }
-    const CatalogEntry* entry = resolver.Find(object.value);
-    if (entry == nullptr) {
-      out.Flush();
-      exit_code = ReportError(io, "inspect", output, DefinitionResolver::NoDefinition(object));
-      continue;
-    }
-    std::vector<std::string> errors;
-    Value doc = view::InspectDocument(object, entry->definition, &errors);
-    for (const std::string& e : errors) {
-      WriteAll(io.err_fd, "wmap inspect: " + object.Where() + ": " + e + "\n");
-      if (exit_code == kExitOk) exit_code = kExitError;
-    }
-    out.Append(json::ToString(doc, w) + "\n");
-  }
-  out.Flush();
-  return exit_code;
+  InspectCommand command;
+  return Execute(command, args, io);
 }
 
 }  // namespace wmap::cli

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli/pod_commands.h"
+#include "cli/workload_command.h"
 #include "wmap/mutate.h"
 #include "wmap/workload.h"
 
@@ -11,14 +12,11 @@ namespace wmap::cli {
 namespace {
 
 struct MutateFlags {
-  InputFlags input;
-  std::string output;
   std::string component;
   std::string instance;
   std::string scheduler_name;
   std::string priority_class;
   std::vector<std::string> labels, annotations, node_selectors, tolerations, images;
-  bool help = false;
 };
 
 // The changes the flags ask for, or the usage error of the first bad value.
@@ -141,53 +139,63 @@ std::string MutateCommandHelp() {
          "{\"error\", \"message\", \"hint\"} on standard output.\n";
 }
 
-int RunMutateCommand(std::span<const std::string> args, const CommandIo& io) {
-  MutateFlags f;
-  FlagParser parser;
-  f.input.Register(&parser);
-  parser.String({"-o", "--output"}, &f.output);
-  parser.String({"--component"}, &f.component);
-  parser.String({"--instance"}, &f.instance);
-  parser.String({"--scheduler-name"}, &f.scheduler_name);
-  parser.String({"--priority-class", "--priority-class-name"}, &f.priority_class);
-  parser.Strings({"--label"}, &f.labels);
-  parser.Strings({"--annotation"}, &f.annotations);
-  parser.Strings({"--node-selector"}, &f.node_selectors);
-  parser.Strings({"--toleration"}, &f.tolerations);
-  parser.Strings({"--image"}, &f.images);
-  parser.Bool({"-h", "--help"}, &f.help);
-  if (std::optional<int> done =
-          ParseCommandLine(parser, args, io, "mutate", &f.output, &f.help, MutateCommandHelp)) {
-    return *done;
-  }
-  std::string format = f.output.empty() ? "yaml" : f.output;
-  if (format != "yaml" && format != "json" && format != "patch" && format != "json-patch") {
-    return ReportError(io, "mutate", "",
-                       UsageError("unknown output format \"" + f.output + "\"",
-                                  "use -o yaml, -o json, -o patch or -o json-patch"));
-  }
-  PodChanges changes;
-  std::vector<std::string> arg_list(args.begin(), args.end());
-  if (std::optional<CliError> e = ParseChanges(f, arg_list, &changes)) {
-    return ReportError(io, "mutate", f.output, *e);
-  }
-  MutateScope scope;
-  if (!f.component.empty()) scope.component = f.component;
-  if (!f.instance.empty()) scope.instance = f.instance;
+namespace {
 
-  WorkloadInputs inputs;
-  if (std::optional<CliError> e = ReadWorkloadInputs(f.input, io, "mutate", &inputs)) {
-    return ReportError(io, "mutate", f.output, *e);
+class MutateCommand : public WorkloadCommand {
+ public:
+  MutateCommand()
+      : WorkloadCommand({"mutate",
+                         MutateCommandHelp,
+                         {"yaml", "json", "patch", "json-patch"},
+                         true,
+                         "give the workload with -f FILE"}) {}
+
+  void AddFlags(FlagParser* parser) override {
+    parser->String({"--component"}, &f_.component);
+    parser->String({"--instance"}, &f_.instance);
+    parser->String({"--scheduler-name"}, &f_.scheduler_name);
+    parser->String({"--priority-class", "--priority-class-name"}, &f_.priority_class);
+    parser->Strings({"--label"}, &f_.labels);
+    parser->Strings({"--annotation"}, &f_.annotations);
+    parser->Strings({"--node-selector"}, &f_.node_selectors);
+    parser->Strings({"--toleration"}, &f_.tolerations);
+    parser->Strings({"--image"}, &f_.images);
   }
-  std::vector<Value> documents;
-  for (const WorkloadGroup& g : inputs.split.workloads) {
-    Workload workload(g.entry->definition, g.workload.value);
-    MutateResult r = MutateWorkload(workload, scope, changes);
-    if (!r.ok()) return ReportError(io, "mutate", f.output, MutateFailure(g.workload, r.error()));
-    documents.push_back(OutputDocument(format, g.workload.value, r.object()));
+
+  std::optional<CliError> Validate() override {
+    if (std::optional<CliError> e = ParseChanges(f_, args, &changes_)) return e;
+    if (!f_.component.empty()) scope_.component = f_.component;
+    if (!f_.instance.empty()) scope_.instance = f_.instance;
+    return std::nullopt;
   }
-  WriteAll(io.out_fd, RenderDocuments(documents, format == "yaml" ? "yaml" : "json"));
-  return kExitOk;
+
+  int Run(const CommandIo& io) override {
+    WorkloadInputs inputs;
+    if (std::optional<CliError> e = ReadWorkloadInputs(input, io, spec().name, &inputs)) {
+      return Fail(io, *e);
+    }
+    std::vector<Value> documents;
+    for (const WorkloadGroup& g : inputs.split.workloads) {
+      Workload workload(g.entry->definition, g.workload.value);
+      MutateResult r = MutateWorkload(workload, scope_, changes_);
+      if (!r.ok()) return Fail(io, MutateFailure(g.workload, r.error()));
+      documents.push_back(OutputDocument(output, g.workload.value, r.object()));
+    }
+    WriteAll(io.out_fd, RenderDocuments(documents, output == "yaml" ? "yaml" : "json"));
+    return kExitOk;
+  }
+
+ private:
+  MutateFlags f_;
+  PodChanges changes_;
+  MutateScope scope_;
+};
+
+}  // namespace
+
+int RunMutateCommand(std::span<const std::string> args, const CommandIo& io) {
+  MutateCommand command;
+  return Execute(command, args, io);
 }
 
 }  // namespace wmap::cli

@@ -10,27 +10,6 @@
 
 namespace wmap::cli {
 
-std::optional<int> ParseCommandLine(const FlagParser& parser, std::span<const std::string> args,
-                                    const CommandIo& io, std::string_view command,
-                                    const std::string* output, const bool* help,
-                                    std::string (*help_text)()) {
-  std::vector<std::string> positional;
-  std::optional<CliError> error = parser.Parse(args, &positional);
-  if (!error && *help) {
-    WriteAll(io.out_fd, help_text());
-    return kExitOk;
-  }
-  if (!error && !positional.empty()) {
-    error = UsageError("unexpected argument \"" + positional[0] + "\"",
-                       "give the workload with -f FILE");
-  }
-  if (error) {
-    if (error->hint.empty()) error->hint = "run 'wmap " + std::string(command) + " --help'";
-    return ReportError(io, command, *output, *error);
-  }
-  return std::nullopt;
-}
-
 CliError WorkloadError(const SourceObject& workload, ErrorCode code, std::string message,
                        std::string hint) {
   CliError e;
@@ -44,10 +23,6 @@ CliError WorkloadError(const SourceObject& workload, ErrorCode code, std::string
 
 std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const CommandIo& io,
                                            std::string_view command, WorkloadInputs* out) {
-  if (flags.files.empty()) {
-    return UsageError("no workload given",
-                      "pass the workload object with -f FILE (- for standard input)");
-  }
   if (std::optional<Error> e =
           DefinitionResolver::Create(flags.definition_sources(io), &out->resolver)) {
     return CliError::From(*e);
@@ -65,15 +40,20 @@ std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const Comman
     e.code = ErrorCode::kNotFound;
     e.message = any ? "no workload object in the input: only pods or objects owned by another"
                     : "no object in the input";
-    e.hint = "pass the workload object itself (a JobSet, LeaderWorkerSet, RayCluster...) with -f";
+    e.hint = split.orphans.empty()
+                 ? "pass the workload object itself (a JobSet, LeaderWorkerSet, RayCluster...) "
+                   "with -f"
+                 : "the pods and child objects given belong to a workload that was not given: "
+                   "add it with -f FILE";
     return e;
   }
   std::set<std::string> warned;
   for (const SourceObject& o : split.undefined) {
     std::string gvk = std::string(o.ApiVersion()) + " " + std::string(o.Kind());
     if (!warned.insert(gvk).second) continue;
-    ReportWarning(io, command,
-                  o.Where() + ": no definition for " + gvk + ", objects of this kind are skipped");
+    ReportWarning(
+        io, command,
+        DefinitionResolver::NoDefinition(o).ToString() + " (objects of this kind are skipped)");
   }
   if (std::string w = split.uncontrolled.Warning(); !w.empty()) ReportWarning(io, command, w);
   return std::nullopt;

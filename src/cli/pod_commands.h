@@ -38,7 +38,7 @@ struct WorkloadInputs {
 // Loads the definitions and reads and splits the inputs of `flags`. Objects of a kind no
 // definition reads are reported once per kind as a warning when there are workloads; when there
 // is none the result is an error: exit 4 for an object without a definition, exit 3 when the
-// inputs hold only pods or owned objects. Without -f the error is a usage error.
+// inputs hold only pods or owned objects (or nothing).
 std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const CommandIo& io,
                                            std::string_view command, WorkloadInputs* out);
 
@@ -53,14 +53,6 @@ std::string RenderDocuments(const std::vector<Value>& documents, std::string_vie
 // What -o asks a command that changes a workload to print: the changed object ("yaml", "json"),
 // a JSON merge patch ("patch", RFC 7386) or a JSON patch ("json-patch", RFC 6902) from `before`.
 Value OutputDocument(std::string_view format, const Value& before, const Value& after);
-
-// Parses `args` with `parser`, whose flags write `*output` (-o) and `*help` (-h/--help).
-// Positional arguments are a usage error. Prints the help when asked. Returns the exit code to
-// stop with, or nullopt to go on.
-std::optional<int> ParseCommandLine(const FlagParser& parser, std::span<const std::string> args,
-                                    const CommandIo& io, std::string_view command,
-                                    const std::string* output, const bool* help,
-                                    std::string (*help_text)());
 
 }  // namespace wmap::cli
 

@@ -3,9 +3,10 @@
 #include <vector>
 
 #include "cli/output_buffer.h"
+#include "cli/pod_commands.h"
+#include "cli/workload_command.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
-#include "wmap/json.h"
 #include "wmap/view.h"
 #include "wmap/workload.h"
 
@@ -66,85 +67,42 @@ std::string StatusCommandHelp() {
          "3 a file does not exist, 4 no definition for an object's type.\n";
 }
 
+namespace {
+
+class StatusCommand : public WorkloadCommand {
+ public:
+  StatusCommand() : WorkloadCommand({"status", StatusCommandHelp, {"text", "json"}}) {}
+
+  int Run(const CommandIo& io) override {
+    OutputBuffer out(io.out_fd);
+    return ForEachWorkloadObject(
+        *this, io, &out, [&](const SourceObject& object, const CatalogEntry& entry) {
+          Workload workload(entry.definition, object.value);
+          Result<std::optional<WorkloadStatus>> status = workload.Status(0);
+          if (!status.ok()) {
+            out.Flush();
+            Fail(io, WorkloadError(object, ErrorCode::kEvaluation, status.error().message,
+                                   "the definition " + entry.definition.name() +
+                                       " cannot read this object's status"));
+            return kExitError;
+          }
+          const WorkloadStatus& s = **status;  // the root always has a statusDefinition
+          if (output == "json") {
+            out.Append(RenderDocuments({view::StatusDocument(object, entry.definition.name(), s)},
+                                       "json"));
+          } else {
+            out.Append(StatusText(s));
+          }
+          return kExitOk;
+        });
+  }
+};
+
+}  // namespace
+
 int RunStatusCommand(std::span<const std::string> args, const CommandIo& io) {
-  InputFlags input;
-  std::string output;
-  bool help = false;
-  FlagParser parser;
-  input.Register(&parser);
-  parser.String({"-o", "--output"}, &output);
-  parser.Bool({"-h", "--help"}, &help);
-  std::vector<std::string> positional;
-  if (std::optional<CliError> e = parser.Parse(args, &positional)) {
-    e->hint = "run 'wmap status --help' for usage";
-    return ReportError(io, "status", output, *e);
-  }
-  if (help) {
-    WriteAll(io.out_fd, StatusCommandHelp());
-    return kExitOk;
-  }
-  if (output.empty()) output = "text";
-  if (output != "text" && output != "json") {
-    return ReportError(io, "status", "",
-                       UsageError("unknown output format \"" + output + "\" (use text or json)"));
-  }
-  if (!positional.empty()) {
-    return ReportError(io, "status", output,
-                       UsageError("unexpected argument \"" + positional[0] + "\"",
-                                  "give the objects with -f FILE"));
-  }
-  if (input.files.empty()) {
-    return ReportError(io, "status", output,
-                       UsageError("give the objects with -f FILE (- for standard input)",
-                                  "run 'wmap status --help' for usage"));
-  }
-  DefinitionResolver resolver;
-  if (std::optional<Error> e =
-          DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
-    return ReportError(io, "status", output, *e);
-  }
-  ObjectReader reader(input.files, io);
-  SourceObject object;
-  std::optional<CliError> read_error;
-  int exit_code = kExitOk;
-  OutputBuffer out(io.out_fd);
-  while (reader.Next(&object, &read_error)) {
-    if (read_error) {
-      out.Flush();
-      return ReportError(io, "status", output, *read_error);
-    }
-    const CatalogEntry* entry = resolver.Find(object.value);
-    if (entry == nullptr) {
-      out.Flush();
-      exit_code = ReportError(io, "status", output, DefinitionResolver::NoDefinition(object));
-      continue;
-    }
-    Workload workload(entry->definition, object.value);
-    Result<std::optional<WorkloadStatus>> status = workload.Status(0);
-    if (!status.ok()) {
-      CliError e;
-      e.code = ErrorCode::kEvaluation;
-      e.file = object.file;
-      e.position = object.position;
-      e.message = status.error().message;
-      e.hint = "the definition " + entry->definition.name() + " cannot read this object's status";
-      if (exit_code == kExitOk) exit_code = kExitError;
-      out.Flush();
-      ReportError(io, "status", output, e);
-      continue;
-    }
-    const WorkloadStatus& s = **status;  // the root always has a statusDefinition
-    if (output == "json") {
-      json::WriteOptions w;
-      w.sort_keys = false;
-      out.Append(json::ToString(view::StatusDocument(object, entry->definition.name(), s), w) +
-                 "\n");
-    } else {
-      out.Append(StatusText(s));
-    }
-  }
-  out.Flush();
-  return exit_code;
+  StatusCommand command;
+  return Execute(command, args, io);
 }
 
 }  // namespace wmap::cli

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/pod_commands.h"
+#include "cli/workload_command.h"
 #include "wmap/workload.h"
 
 namespace wmap::cli {
@@ -64,57 +65,52 @@ std::string Help(std::string_view verb) {
                                    {"done", suspend ? "suspended" : "resumed"}});
 }
 
-int Run(std::span<const std::string> args, const CommandIo& io, std::string_view verb,
-        std::string (*help_text)()) {
-  InputFlags input;
-  std::string output;
-  bool help = false;
-  FlagParser parser;
-  input.Register(&parser);
-  parser.String({"-o", "--output"}, &output);
-  parser.Bool({"-h", "--help"}, &help);
-  if (std::optional<int> done =
-          ParseCommandLine(parser, args, io, verb, &output, &help, help_text)) {
-    return *done;
-  }
-  std::string format = output.empty() ? "yaml" : output;
-  if (format != "yaml" && format != "json" && format != "patch" && format != "json-patch") {
-    return ReportError(io, verb, "",
-                       UsageError("unknown output format \"" + output + "\"",
-                                  "use -o yaml, -o json, -o patch or -o json-patch"));
-  }
-  WorkloadInputs inputs;
-  if (std::optional<CliError> e = ReadWorkloadInputs(input, io, verb, &inputs)) {
-    return ReportError(io, verb, output, *e);
-  }
-  bool suspend = verb == "suspend";
-  std::vector<Value> documents;
-  for (const WorkloadGroup& g : inputs.split.workloads) {
-    const Definition& d = g.entry->definition;
-    if (!d.root().suspend) {
-      std::string kind =
-          std::string(g.workload.ApiVersion()) + " " + std::string(g.workload.Kind());
-      return ReportError(
-          io, verb, output,
-          WorkloadError(g.workload, ErrorCode::kUnsupported,
-                        kind + " cannot be " + (suspend ? "suspended" : "resumed") +
-                            ": definition " + d.name() + " has no suspendDefinition",
-                        "add a suspendDefinition with suspendActions and resumeActions to the "
-                        "root component of the definition and pass it with --definition FILE"));
+// `suspend` or `resume`: the root component's suspend or resume actions.
+class SuspendCommand : public WorkloadCommand {
+ public:
+  SuspendCommand(std::string_view verb, std::string (*help)())
+      : WorkloadCommand({verb,
+                         help,
+                         {"yaml", "json", "patch", "json-patch"},
+                         true,
+                         "give the workload with -f FILE"}),
+        suspend_(verb == "suspend") {}
+
+  int Run(const CommandIo& io) override {
+    WorkloadInputs inputs;
+    if (std::optional<CliError> e = ReadWorkloadInputs(input, io, spec().name, &inputs)) {
+      return Fail(io, *e);
     }
-    Workload workload(d, g.workload.value);
-    Result<Value> r = suspend ? workload.ApplySuspendActions(0) : workload.ApplyResumeActions(0);
-    if (!r.ok()) {
-      return ReportError(
-          io, verb, output,
-          WorkloadError(g.workload, ErrorCode::kEvaluation,
-                        "definition " + d.name() + ": " + r.error().message, r.error().hint));
+    std::vector<Value> documents;
+    for (const WorkloadGroup& g : inputs.split.workloads) {
+      const Definition& d = g.entry->definition;
+      if (!d.root().suspend) return Fail(io, NotSuspendable(g));
+      Workload workload(d, g.workload.value);
+      Result<Value> r = suspend_ ? workload.ApplySuspendActions(0) : workload.ApplyResumeActions(0);
+      if (!r.ok()) {
+        return Fail(
+            io, WorkloadError(g.workload, ErrorCode::kEvaluation,
+                              "definition " + d.name() + ": " + r.error().message, r.error().hint));
+      }
+      documents.push_back(OutputDocument(output, g.workload.value, *r));
     }
-    documents.push_back(OutputDocument(format, g.workload.value, *r));
+    WriteAll(io.out_fd, RenderDocuments(documents, output == "yaml" ? "yaml" : "json"));
+    return kExitOk;
   }
-  WriteAll(io.out_fd, RenderDocuments(documents, format == "yaml" ? "yaml" : "json"));
-  return kExitOk;
-}
+
+ private:
+  CliError NotSuspendable(const WorkloadGroup& g) const {
+    std::string kind = std::string(g.workload.ApiVersion()) + " " + std::string(g.workload.Kind());
+    return WorkloadError(g.workload, ErrorCode::kUnsupported,
+                         kind + " cannot be " + (suspend_ ? "suspended" : "resumed") +
+                             ": definition " + g.entry->definition.name() +
+                             " has no suspendDefinition",
+                         "add a suspendDefinition with suspendActions and resumeActions to the "
+                         "root component of the definition and pass it with --definition FILE");
+  }
+
+  bool suspend_;
+};
 
 }  // namespace
 
@@ -122,11 +118,13 @@ std::string SuspendCommandHelp() { return Help("suspend"); }
 std::string ResumeCommandHelp() { return Help("resume"); }
 
 int RunSuspendCommand(std::span<const std::string> args, const CommandIo& io) {
-  return Run(args, io, "suspend", SuspendCommandHelp);
+  SuspendCommand command("suspend", SuspendCommandHelp);
+  return Execute(command, args, io);
 }
 
 int RunResumeCommand(std::span<const std::string> args, const CommandIo& io) {
-  return Run(args, io, "resume", ResumeCommandHelp);
+  SuspendCommand command("resume", ResumeCommandHelp);
+  return Execute(command, args, io);
 }
 
 }  // namespace wmap::cli

@@ -1,0 +1,120 @@
+#include "cli/workload_command.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace wmap::cli {
+namespace {
+
+std::string FormatList(const std::vector<std::string_view>& formats) {
+  std::string out;
+  for (size_t i = 0; i < formats.size(); ++i) {
+    if (i > 0) out += i + 1 == formats.size() ? " or " : ", ";
+    out += "-o " + std::string(formats[i]);
+  }
+  return out;
+}
+
+// The checks every command shares, after the flags are parsed.
+std::optional<CliError> ValidateShared(WorkloadCommand& c) {
+  const CommandSpec& spec = c.spec();
+  if (!spec.formats.empty()) {
+    if (c.output.empty()) c.output = std::string(spec.formats.front());
+    if (std::find(spec.formats.begin(), spec.formats.end(), c.output) == spec.formats.end()) {
+      std::string given = c.output;
+      c.requested_output.clear();  // reported as text: the format asked for is not one
+      return UsageError("unknown output format \"" + given + "\"",
+                        "use " + FormatList(spec.formats));
+    }
+  }
+  if (c.positional.size() > spec.max_positionals) {
+    if (spec.max_positionals == 0) {
+      return UsageError("unexpected argument \"" + c.positional[0] + "\"",
+                        std::string(spec.input_hint));
+    }
+    return UsageError("too many arguments: " + std::to_string(c.positional.size()),
+                      "run 'wmap " + std::string(spec.name) + " --help' for usage");
+  }
+  if (spec.reads_objects && c.input.files.empty()) {
+    return UsageError(std::string(spec.input_hint) + " (- for standard input)",
+                      "run 'wmap " + std::string(spec.name) + " --help' for usage");
+  }
+  if (!spec.reads_objects && !c.input.files.empty()) {
+    return UsageError("-f is not a flag of 'wmap " + std::string(spec.name) + "'",
+                      "use --definitions DIR or --definition FILE to add definitions");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int WorkloadCommand::Fail(const CommandIo& io, const CliError& error) const {
+  return ReportError(io, spec_.name, requested_output, error);
+}
+
+int WorkloadCommand::Fail(const CommandIo& io, const Error& error) const {
+  return ReportError(io, spec_.name, requested_output, error);
+}
+
+void WorkloadCommand::Warn(const CommandIo& io, std::string_view text) const {
+  ReportWarning(io, spec_.name, text);
+}
+
+int Execute(WorkloadCommand& command, std::span<const std::string> args, const CommandIo& io) {
+  bool help = false;
+  FlagParser parser;
+  command.input.Register(&parser);
+  parser.String({"-o", "--output"}, &command.output);
+  parser.Bool({"-h", "--help"}, &help);
+  command.AddFlags(&parser);
+  command.args.assign(args.begin(), args.end());
+  std::optional<CliError> parse_error = parser.Parse(args, &command.positional);
+  command.requested_output = command.output;
+  if (std::optional<CliError> e = parse_error) {
+    if (e->hint.empty()) {
+      e->hint = "run 'wmap " + std::string(command.spec().name) + " --help' for usage";
+    }
+    return command.Fail(io, *e);
+  }
+  if (help) {
+    WriteAll(io.out_fd, command.spec().help());
+    return kExitOk;
+  }
+  if (std::optional<CliError> e = ValidateShared(command)) return command.Fail(io, *e);
+  if (std::optional<CliError> e = command.Validate()) return command.Fail(io, *e);
+  return command.Run(io);
+}
+
+int ForEachWorkloadObject(
+    const WorkloadCommand& command, const CommandIo& io, OutputBuffer* out,
+    const std::function<int(const SourceObject& object, const CatalogEntry& entry)>& visit) {
+  DefinitionResolver resolver;
+  if (std::optional<Error> e =
+          DefinitionResolver::Create(command.input.definition_sources(io), &resolver)) {
+    return command.Fail(io, *e);
+  }
+  int exit_code = kExitOk;
+  auto keep_first = [&](int code) {
+    if (exit_code == kExitOk) exit_code = code;
+  };
+  ObjectReader reader(command.input.files, io);
+  SourceObject object;
+  std::optional<CliError> read_error;
+  while (reader.Next(&object, &read_error)) {
+    if (read_error) {
+      out->Flush();
+      return command.Fail(io, *read_error);
+    }
+    const CatalogEntry* entry = resolver.Find(object.value);
+    if (entry == nullptr) {
+      out->Flush();
+      keep_first(command.Fail(io, DefinitionResolver::NoDefinition(object)));
+      continue;
+    }
+    keep_first(visit(object, *entry));
+  }
+  out->Flush();
+  return exit_code;
+}
+
+}  // namespace wmap::cli

@@ -1,0 +1,90 @@
+// The shape every workload command has, as kubectl's commands do: Options (the flags, held by a
+// WorkloadCommand), Validate (checks the flags and derives what follows from them, before any
+// input is read) and Run (does the work). Execute parses the command line, prints the help, then
+// checks what every command shares (-o against the formats the command takes, -f present or
+// absent, the number of positional arguments) before Validate and Run. Every failure is reported
+// once, through ReportError, in the format -o asks for.
+//
+// The two ways a command reads its inputs:
+// - ForEachWorkloadObject streams -f one object at a time (status, inspect): memory stays
+//   bounded by the largest object, and an object of a kind no definition reads is an error
+//   reported at it (exit 4) while the rest go on.
+// - ReadWorkloadInputs (pod_commands.h) reads everything and groups it into workloads with
+//   their children and pods (describe, gang, mutate, suspend, resume).
+#ifndef WMAP_CLI_WORKLOAD_COMMAND_H_
+#define WMAP_CLI_WORKLOAD_COMMAND_H_
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/output_buffer.h"
+#include "cli/workload_input.h"
+#include "wmap/catalog.h"
+#include "wmap/inventory.h"
+#include "wmap/source.h"
+
+namespace wmap::cli {
+
+struct CommandSpec {
+  std::string_view name;  // "get"
+  std::string (*help)();
+  // The -o values the command takes; the first is the default. Empty: Validate checks -o.
+  std::vector<std::string_view> formats;
+  // "-f" must be given (true), or must not be (false: the command reads no objects).
+  bool reads_objects = true;
+  // The usage hint when -f is missing or a positional argument is given instead.
+  std::string_view input_hint = "give the objects with -f FILE";
+  size_t max_positionals = 0;
+};
+
+class WorkloadCommand {
+ public:
+  explicit WorkloadCommand(CommandSpec spec) : spec_(std::move(spec)) {}
+  virtual ~WorkloadCommand() = default;
+  WorkloadCommand(const WorkloadCommand&) = delete;
+  WorkloadCommand& operator=(const WorkloadCommand&) = delete;
+
+  // The command's own flags, besides -f, -d, --definitions, --lenient, --no-crd-defaults, -o, -h.
+  virtual void AddFlags(FlagParser* parser) { (void)parser; }
+  // Runs after the shared checks; `output` is already defaulted.
+  virtual std::optional<CliError> Validate() { return std::nullopt; }
+  virtual int Run(const CommandIo& io) = 0;
+
+  const CommandSpec& spec() const { return spec_; }
+
+  // Reports `error` for this command and returns its exit code: as a document when -o asked for
+  // JSON or YAML, else as text (a default format never turns errors into documents).
+  int Fail(const CommandIo& io, const CliError& error) const;
+  int Fail(const CommandIo& io, const Error& error) const;
+  void Warn(const CommandIo& io, std::string_view text) const;
+
+  // The options every workload command has, filled by Execute.
+  InputFlags input;
+  std::string output;            // -o, defaulted after the shared checks
+  std::string requested_output;  // -o as given ("" when absent or not a known format)
+  std::vector<std::string> positional;
+  std::vector<std::string> args;  // the command line as given, for flags whose presence counts
+
+ private:
+  CommandSpec spec_;
+};
+
+int Execute(WorkloadCommand& command, std::span<const std::string> args, const CommandIo& io);
+
+// Streams the objects of command.input: loads the definitions, reads -f one object at a time
+// and calls visit(object, entry) for each object a definition reads; an object no definition
+// reads is reported (exit 4) and skipped. Stops at the first read error. `out` (what visit
+// writes to) is flushed before each report so that output and reports keep their order.
+// Returns the exit code: the first failure's, of the reports and of what visit returned.
+int ForEachWorkloadObject(
+    const WorkloadCommand& command, const CommandIo& io, OutputBuffer* out,
+    const std::function<int(const SourceObject& object, const CatalogEntry& entry)>& visit);
+
+}  // namespace wmap::cli
+
+#endif  // WMAP_CLI_WORKLOAD_COMMAND_H_
