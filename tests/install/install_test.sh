@@ -19,7 +19,10 @@ for exe in consumer_shared consumer_static; do
   out=$("$work/consumer/$exe")
   [ "$out" = "Completed 2" ] || { echo "$exe printed '$out', want 'Completed 2'"; exit 1; }
 done
-ldd "$work/consumer/consumer_shared" | grep -q "libwmap.so.0" ||
+# The whole ldd output first: `grep -q` stops reading early, and under pipefail the write error
+# it leaves ldd with would fail the test.
+libraries=$(ldd "$work/consumer/consumer_shared")
+grep -q "libwmap.so.0" <<<"$libraries" ||
   { echo "consumer_shared does not load libwmap.so"; exit 1; }
 exports=$(nm -D --defined-only -C "$lib")
 for want in 'wmap::jq::Program::Compile' 'wmap::Workload::Status' 'wmap::Catalog::BuiltIn' \
