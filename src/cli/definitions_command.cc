@@ -156,10 +156,7 @@ class DefinitionsCommand : public WorkloadCommand {
 
   int Run(const CommandIo& io) override {
     DefinitionResolver resolver;
-    if (std::optional<Error> e =
-            DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
-      return Fail(io, *e);
-    }
+    if (std::optional<int> failed = LoadDefinitions(io, &resolver)) return *failed;
     if (positional.size() == 1) return ShowOne(io, resolver.catalog(), positional[0]);
     return List(io, resolver.catalog());
   }

@@ -136,9 +136,7 @@ class DescribeCommand : public WorkloadCommand {
     tree_.render.width = OutputWidth(io, width_flag_);
     tree_.render.color = UseColor(io, color_, no_color_);
     WorkloadInputs inputs;
-    if (std::optional<CliError> e = ReadWorkloadInputs(input, io, spec().name, &inputs)) {
-      return Fail(io, *e);
-    }
+    if (std::optional<int> failed = ReadWorkloads(io, &inputs)) return *failed;
     OutputBuffer out(io.out_fd);
     int exit_code = kExitOk;
     bool first = true;

@@ -283,9 +283,7 @@ class GangCommand : public WorkloadCommand {
 
   int Run(const CommandIo& io) override {
     WorkloadInputs inputs;
-    if (std::optional<CliError> e = ReadWorkloadInputs(input, io, spec().name, &inputs)) {
-      return Fail(io, *e);
-    }
+    if (std::optional<int> failed = ReadWorkloads(io, &inputs)) return *failed;
     WarnOrphans(*this, io, inputs.split);
     return scheduler_ ? RunSchedulerObjects(io, inputs) : RunPlans(io, inputs);
   }

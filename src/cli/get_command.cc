@@ -170,10 +170,7 @@ class GetCommand : public WorkloadCommand {
 
   int Run(const CommandIo& io) override {
     DefinitionResolver resolver;
-    if (std::optional<Error> e =
-            DefinitionResolver::Create(input.definition_sources(io), &resolver)) {
-      return Fail(io, *e);
-    }
+    if (std::optional<int> failed = LoadDefinitions(io, &resolver)) return *failed;
     view::WorkloadListBuilder builder(resolver, std::move(options_));
     std::vector<std::string> notices;
     auto report = [&] {

@@ -171,9 +171,7 @@ class MutateCommand : public WorkloadCommand {
 
   int Run(const CommandIo& io) override {
     WorkloadInputs inputs;
-    if (std::optional<CliError> e = ReadWorkloadInputs(input, io, spec().name, &inputs)) {
-      return Fail(io, *e);
-    }
+    if (std::optional<int> failed = ReadWorkloads(io, &inputs)) return *failed;
     std::vector<Value> documents;
     for (const WorkloadGroup& g : inputs.split.workloads) {
       Workload workload(g.entry->definition, g.workload.value);

@@ -78,9 +78,7 @@ class SuspendCommand : public WorkloadCommand {
 
   int Run(const CommandIo& io) override {
     WorkloadInputs inputs;
-    if (std::optional<CliError> e = ReadWorkloadInputs(input, io, spec().name, &inputs)) {
-      return Fail(io, *e);
-    }
+    if (std::optional<int> failed = ReadWorkloads(io, &inputs)) return *failed;
     std::vector<Value> documents;
     for (const WorkloadGroup& g : inputs.split.workloads) {
       const Definition& d = g.entry->definition;

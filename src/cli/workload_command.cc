@@ -60,6 +60,22 @@ void WorkloadCommand::Warn(const CommandIo& io, std::string_view text) const {
   ReportWarning(io, spec_.name, text);
 }
 
+std::optional<int> WorkloadCommand::LoadDefinitions(const CommandIo& io,
+                                                    DefinitionResolver* resolver) const {
+  if (std::optional<Error> e = DefinitionResolver::Create(input.definition_sources(io), resolver)) {
+    return Fail(io, *e);
+  }
+  return std::nullopt;
+}
+
+std::optional<int> WorkloadCommand::ReadWorkloads(const CommandIo& io,
+                                                  WorkloadInputs* inputs) const {
+  if (std::optional<CliError> e = ReadWorkloadInputs(input, io, spec_.name, inputs)) {
+    return Fail(io, *e);
+  }
+  return std::nullopt;
+}
+
 int Execute(WorkloadCommand& command, std::span<const std::string> args, const CommandIo& io) {
   bool help = false;
   FlagParser parser;
@@ -89,10 +105,7 @@ int ForEachWorkloadObject(
     const WorkloadCommand& command, const CommandIo& io, OutputBuffer* out,
     const std::function<int(const SourceObject& object, const CatalogEntry& entry)>& visit) {
   DefinitionResolver resolver;
-  if (std::optional<Error> e =
-          DefinitionResolver::Create(command.input.definition_sources(io), &resolver)) {
-    return command.Fail(io, *e);
-  }
+  if (std::optional<int> failed = command.LoadDefinitions(io, &resolver)) return *failed;
   int exit_code = kExitOk;
   auto keep_first = [&](int code) {
     if (exit_code == kExitOk) exit_code = code;

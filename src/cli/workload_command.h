@@ -23,6 +23,7 @@
 
 #include "cli/command.h"
 #include "cli/output_buffer.h"
+#include "cli/pod_commands.h"
 #include "cli/workload_input.h"
 #include "wmap/catalog.h"
 #include "wmap/inventory.h"
@@ -62,6 +63,13 @@ class WorkloadCommand {
   int Fail(const CommandIo& io, const CliError& error) const;
   int Fail(const CommandIo& io, const Error& error) const;
   void Warn(const CommandIo& io, std::string_view text) const;
+
+  // The definitions -d and --definitions name, on top of the built-in catalog; on failure the
+  // error is reported and its exit code returned.
+  std::optional<int> LoadDefinitions(const CommandIo& io, DefinitionResolver* resolver) const;
+  // The inputs read whole and grouped into workloads (ReadWorkloadInputs); on failure the error
+  // is reported and its exit code returned.
+  std::optional<int> ReadWorkloads(const CommandIo& io, WorkloadInputs* inputs) const;
 
   // The options every workload command has, filled by Execute.
   InputFlags input;

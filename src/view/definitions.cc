@@ -2,17 +2,12 @@
 #include <string>
 #include <utility>
 
+#include "view/expressions.h"
 #include "wmap/gang.h"
 #include "wmap/view.h"
 
 namespace wmap::view {
 namespace {
-
-Value Strings(const std::vector<Expression>& expressions) {
-  Value out = Value::EmptyArray();
-  for (const Expression& e : expressions) out.push_back(Value::String(e.text));
-  return out;
-}
 
 void SetTopology(const std::optional<Topology>& t, Value* v) {
   if (t) v->set("topology", TopologyToValue(*t));
@@ -40,7 +35,7 @@ Value GangValue(const Definition& d) {
       Value members = Value::EmptyArray();
       for (const PodGroupMember& m : g.members) {
         members.push_back(Value::Object({{"component", Value::String(m.component_name)},
-                                         {"groupBy", Strings(m.group_by_key_paths)}}));
+                                         {"groupBy", ExpressionTexts(m.group_by_key_paths)}}));
       }
       groups.push_back(
           Value::Object({{"name", Value::String(g.name)}, {"members", std::move(members)}}));

@@ -3,17 +3,12 @@
 #include <string>
 #include <utility>
 
+#include "view/expressions.h"
 #include "wmap/gang.h"
 #include "wmap/view.h"
 
 namespace wmap::view {
 namespace {
-
-Value Strings(const std::vector<Expression>& expressions) {
-  Value out = Value::EmptyArray();
-  for (const Expression& e : expressions) out.push_back(Value::String(e.text));
-  return out;
-}
 
 // One podGroups member: its minimum, per instance when the component has instances.
 Value MemberValue(const Workload& w, const PodGroupMember& member,
@@ -21,8 +16,8 @@ Value MemberValue(const Workload& w, const PodGroupMember& member,
   const Definition& d = w.definition();
   Value m = Value::EmptyObject();
   m.set("component", Value::String(member.component_name));
-  m.set("groupByKeyPaths", Strings(member.group_by_key_paths));
-  m.set("filters", Strings(member.filters));
+  m.set("groupByKeyPaths", ExpressionTexts(member.group_by_key_paths));
+  m.set("filters", ExpressionTexts(member.filters));
   auto fail = [&](const std::string& message) {
     errors->push_back(member.component_name + ": " + message);
     return Value::String(message);
