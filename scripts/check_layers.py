@@ -39,6 +39,7 @@ PUBLIC_HEADERS = {
     "value.h": "value",
     "big_int.h": "value",
     "json.h": "value",
+    "text.h": "value",
     "yaml.h": "value",
     "meta.h": "meta",
     "quantity.h": "meta",

@@ -91,11 +91,38 @@ class StreamReader {
   size_t released_next_ = 0;
 };
 
+// ANSI colors of the writer's tokens, as SGR parameters ("34;1"); an empty string leaves that
+// kind of token uncolored. The defaults are gojq's.
+struct Colors {
+  std::string null_color = "90";
+  std::string false_color = "33";
+  std::string true_color = "33";
+  std::string number_color = "36";
+  std::string string_color = "32";
+  std::string key_color = "34;1";
+  std::string array_color;   // brackets and commas of arrays
+  std::string object_color;  // braces, commas and colons of objects
+
+  // Applies a GOJQ_COLORS-style spec ("null:false:true:numbers:strings:keys:arrays:objects");
+  // fields not given become uncolored. Returns false and sets *bad to the offending field when a
+  // field is not a ';'-separated list of numbers (nothing is changed then).
+  bool Parse(std::string_view spec, std::string* bad);
+};
+
 struct WriteOptions {
-  int indent = 2;         // 0 = compact (-c); ignored when tab is set
+  int indent = 2;         // spaces per level; 0 = compact (-c); ignored when tab is set
   bool tab = false;       // indent with one tab per level (--tab)
   bool sort_keys = true;  // gojq always sorts; false keeps insertion order
   bool ascii = false;     // escape every non-ASCII character as \uXXXX (-a)
+  // With indent 0: keep the line breaks (and the space after ':'), indenting nothing, as
+  // gojq's --indent 0 does.
+  bool line_breaks_without_indent = false;
+  const Colors* colors = nullptr;  // null: no colors
+  // When set, the writer calls spill() between elements whenever the output string has reached
+  // spill_bytes, so that a large value can be written out in pieces (spill may empty the string
+  // the writer appends to; the writer goes on appending after what is left).
+  size_t spill_bytes = 0;
+  std::function<void()> spill = {};
 };
 
 // Appends the JSON text of v to *out (no trailing newline).

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "cli/display_format.h"
-#include "cli/source_error.h"
 #include "wmap/resources.h"
+#include "wmap/text.h"
 
 namespace wmap::cli {
 namespace {
@@ -139,7 +139,7 @@ std::string HeaderLine(std::string_view key, const std::vector<Span>& value,
   std::string k = "  " + std::string(key);
   k.append(k.size() < 14 ? 14 - k.size() : 1, ' ');
   size_t total = 0;
-  for (const Span& s : value) total += DisplayWidth(s.text);
+  for (const Span& s : value) total += text::DisplayWidth(s.text);
   size_t width = options.render.width;
   if (width == 0 || value.size() != 1 || k.size() + total <= width) {
     return Paint(Span{k, Tone::kDim}, color) + Paint(value, color) + "\n";
@@ -154,7 +154,7 @@ std::string HeaderLine(std::string_view key, const std::vector<Span>& value,
         text.substr(start, space == std::string::npos ? std::string::npos : space - start);
     word = ShortenMiddle(word, avail);
     std::string& line = lines.back();
-    if (!line.empty() && DisplayWidth(line) + 1 + DisplayWidth(word) > avail) {
+    if (!line.empty() && text::DisplayWidth(line) + 1 + text::DisplayWidth(word) > avail) {
       lines.push_back(word);
     } else {
       line += (line.empty() ? "" : " ") + word;
@@ -250,7 +250,7 @@ std::string DescribeText(const WorkloadGroup& group, const view::WorkloadDescrip
   std::string title = t.namespace_name.empty() ? t.name : t.namespace_name + "/" + t.name;
   std::vector<Span> head = {{t.kind.kind + " ", Tone::kCyan}, {title, Tone::kBold}};
   if (options.render.width > 0) {
-    size_t kind_width = DisplayWidth(head[0].text);
+    size_t kind_width = text::DisplayWidth(head[0].text);
     if (kind_width + 8 < options.render.width) {
       head[1].text = ShortenMiddle(head[1].text, options.render.width - kind_width);
     }

@@ -13,7 +13,6 @@
 
 #include "cli/input_source.h"
 #include "cli/jq_flags.h"
-#include "cli/json_encoder.h"
 #include "cli/output_buffer.h"
 #include "cli/source_error.h"
 #include "wmap/jq.h"
@@ -158,11 +157,9 @@ std::optional<Failure> BuildBindings(const JqFlags& flags, Bindings* out) {
 // Writes results as the gojq command does.
 class ResultPrinter {
  public:
-  ResultPrinter(const JqFlags& flags, const ColorScheme* colors, OutputBuffer* out)
-      : flags_(flags), out_(out), encoder_(MakeOptions(flags, colors)) {
+  ResultPrinter(const JqFlags& flags, const json::Colors* colors, OutputBuffer* out)
+      : flags_(flags), out_(out), write_options_(MakeOptions(flags, colors, out)) {
     raw_ = flags.raw_output || flags.join_output || flags.raw_output0;
-    // A large result goes out in pieces instead of being built whole in memory.
-    encoder_.SetSpill(OutputBuffer::kFlushThreshold, [out] { out->MaybeFlush(); });
   }
 
   // Prints one result; returns false (with *error) when it cannot be printed.
@@ -183,7 +180,7 @@ class ResultPrinter {
       }
       buf->append(s);
     } else {
-      encoder_.Encode(v, buf);
+      json::Write(v, write_options_, buf);
     }
     printed_any_ = true;
     if (flags_.raw_output0) {
@@ -196,19 +193,23 @@ class ResultPrinter {
   }
 
  private:
-  static EncoderOptions MakeOptions(const JqFlags& flags, const ColorScheme* colors) {
-    EncoderOptions o;
-    o.compact = flags.compact;
-    o.tab = flags.tab;
-    o.indent = flags.tab ? 1 : flags.indent.value_or(2);
+  static json::WriteOptions MakeOptions(const JqFlags& flags, const json::Colors* colors,
+                                        OutputBuffer* out) {
+    json::WriteOptions o;
+    o.tab = flags.tab && !flags.compact;
+    o.indent = flags.compact ? 0 : flags.indent.value_or(2);
+    o.line_breaks_without_indent = !flags.compact;
     o.ascii = flags.ascii_output;
     o.colors = colors;
+    // A large result goes out in pieces instead of being built whole in memory.
+    o.spill_bytes = OutputBuffer::kFlushThreshold;
+    o.spill = [out] { out->MaybeFlush(); };
     return o;
   }
 
   const JqFlags& flags_;
   OutputBuffer* out_;
-  JsonEncoder encoder_;
+  json::WriteOptions write_options_;
   bool raw_ = false;
   bool printed_any_ = false;
 };
@@ -392,7 +393,7 @@ class JqRun {
     };
     context.debug = [&](const Value& v) {
       std::string line = "[\"DEBUG:\",";
-      AppendCompactJson(v, &line);
+      json::Write(v, {.indent = 0}, &line);
       line.append("]\n");
       WriteAll(io_.err_fd, line);
     };
@@ -401,7 +402,7 @@ class JqRun {
       if (v.is_string()) {
         text = v.as_string();
       } else {
-        AppendCompactJson(v, &text);
+        json::Write(v, {.indent = 0}, &text);
       }
       WriteAll(io_.err_fd, text);
     };
@@ -432,7 +433,7 @@ class JqRun {
           WriteAll(io_.err_fd, error->value.as_string());
         } else if (!error->value.is_null()) {
           std::string text;
-          AppendCompactJson(error->value, &text);
+          json::Write(error->value, {.indent = 0}, &text);
           text.push_back('\n');
           WriteAll(io_.err_fd, text);
         }
@@ -472,7 +473,7 @@ class JqRun {
     if (!error.message.empty()) return error.message;
     if (error.value.is_string()) return "error: " + std::string(error.value.as_string());
     std::string text = "error: ";
-    AppendCompactJson(error.value, &text);
+    json::Write(error.value, {.indent = 0}, &text);
     return text;
   }
 
@@ -488,7 +489,7 @@ class JqRun {
   const CommandIo& io_;
   Environment env_;
   OutputBuffer out_{io_.out_fd};
-  ColorScheme colors_;
+  json::Colors colors_;
   bool use_colors_ = false;
   Bindings bindings_;
   std::string query_;

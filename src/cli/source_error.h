@@ -39,9 +39,6 @@ std::string FormatSourceError(const SourceErrorSpec& spec);
 std::string FormatLineError(std::string_view kind, std::string_view name, std::string_view contents,
                             int line, int column, std::string_view message);
 
-// The number of display columns of a UTF-8 string.
-size_t DisplayWidth(std::string_view s);
-
 }  // namespace wmap::cli
 
 #endif  // WMAP_CLI_SOURCE_ERROR_H_

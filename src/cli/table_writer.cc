@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cli/source_error.h"
+#include "wmap/text.h"
 
 namespace wmap::cli {
 
@@ -16,7 +16,7 @@ std::string TableWriter::Render() const {
   std::vector<size_t> widths(header_.size(), 0);
   auto measure = [&](const std::vector<std::string>& row) {
     for (size_t i = 0; i < row.size() && i < widths.size(); ++i) {
-      widths[i] = std::max(widths[i], DisplayWidth(row[i]));
+      widths[i] = std::max(widths[i], text::DisplayWidth(row[i]));
     }
   };
   measure(header_);
@@ -26,7 +26,7 @@ std::string TableWriter::Render() const {
     std::string line;
     for (size_t i = 0; i < widths.size(); ++i) {
       line += row[i];
-      if (i + 1 < widths.size()) line.append(widths[i] - DisplayWidth(row[i]) + 3, ' ');
+      if (i + 1 < widths.size()) line.append(widths[i] - text::DisplayWidth(row[i]) + 3, ' ');
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";

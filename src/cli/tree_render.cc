@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cli/source_error.h"
+#include "wmap/text.h"
 
 namespace wmap::cli {
 namespace {
@@ -38,7 +38,7 @@ std::string_view Sgr(Tone tone) {
 
 size_t SpansWidth(const std::vector<Span>& spans) {
   size_t w = 0;
-  for (const Span& s : spans) w += DisplayWidth(s.text);
+  for (const Span& s : spans) w += text::DisplayWidth(s.text);
   return w;
 }
 
@@ -47,17 +47,9 @@ std::string FitPrefix(std::string_view text, size_t width) {
   std::string out;
   size_t used = 0;
   for (size_t i = 0; i < text.size();) {
-    size_t len = 1;
-    unsigned char b = static_cast<unsigned char>(text[i]);
-    if (b >= 0xF0) {
-      len = 4;
-    } else if (b >= 0xE0) {
-      len = 3;
-    } else if (b >= 0xC0) {
-      len = 2;
-    }
-    len = std::min(len, text.size() - i);
-    size_t w = DisplayWidth(text.substr(i, len));
+    size_t len =
+        std::min(text::Utf8LengthFromLead(static_cast<unsigned char>(text[i])), text.size() - i);
+    size_t w = text::DisplayWidth(text.substr(i, len));
     if (used + w > width) break;
     out.append(text.substr(i, len));
     used += w;
@@ -71,9 +63,8 @@ std::string FitSuffix(std::string_view text, size_t width) {
   size_t start = text.size();
   size_t used = 0;
   while (start > 0) {
-    size_t s = start - 1;
-    while (s > 0 && (static_cast<unsigned char>(text[s]) & 0xC0) == 0x80) --s;
-    size_t w = DisplayWidth(text.substr(s, start - s));
+    size_t s = text::Utf8Floor(text, start - 1);
+    size_t w = text::DisplayWidth(text.substr(s, start - s));
     if (used + w > width) break;
     used += w;
     start = s;
@@ -87,9 +78,9 @@ std::vector<Span> FitSpans(std::vector<Span> spans, size_t width) {
   if (total <= width || spans.empty()) return spans;
   size_t widest = 0;
   for (size_t i = 1; i < spans.size(); ++i) {
-    if (DisplayWidth(spans[i].text) > DisplayWidth(spans[widest].text)) widest = i;
+    if (text::DisplayWidth(spans[i].text) > text::DisplayWidth(spans[widest].text)) widest = i;
   }
-  size_t others = total - DisplayWidth(spans[widest].text);
+  size_t others = total - text::DisplayWidth(spans[widest].text);
   if (others + 2 > width) {
     // Even the other spans do not fit: cut the whole label at the end.
     std::string flat;
@@ -104,10 +95,10 @@ std::vector<Span> FitSpans(std::vector<Span> spans, size_t width) {
 void RenderNode(const TreeNode& node, const std::string& prefix, const std::string& child_prefix,
                 const RenderOptions& options, std::string* out) {
   const bool color = options.color;
-  const size_t prefix_width = DisplayWidth(prefix);
+  const size_t prefix_width = text::DisplayWidth(prefix);
   // Continuation lines keep the guide of this node's children (if any) under the label.
   std::string cont_prefix = child_prefix + (node.children.empty() ? "  " : "│ ");
-  const size_t cont_width = DisplayWidth(cont_prefix);
+  const size_t cont_width = text::DisplayWidth(cont_prefix);
 
   std::vector<Span> label = node.label;
   if (options.width > 0 && prefix_width + 8 <= options.width) {
@@ -116,7 +107,7 @@ void RenderNode(const TreeNode& node, const std::string& prefix, const std::stri
   std::string line = Paint(Span{prefix, Tone::kDim}, color) + Paint(label, color);
   size_t col = prefix_width + SpansWidth(label);
   for (const Span& d : node.details) {
-    size_t w = DisplayWidth(d.text);
+    size_t w = text::DisplayWidth(d.text);
     if (options.width > 0 && col + kDetailGap + w > options.width && col > cont_width) {
       *out += line + "\n";
       line = Paint(Span{cont_prefix, Tone::kDim}, color);
@@ -124,7 +115,7 @@ void RenderNode(const TreeNode& node, const std::string& prefix, const std::stri
       if (col + w > options.width && options.width > col + 1) {
         Span cut{FitPrefix(d.text, options.width - col - 1) + std::string(kEllipsis), d.tone};
         line += Paint(cut, color);
-        col += DisplayWidth(cut.text);
+        col += text::DisplayWidth(cut.text);
         continue;
       }
       line += Paint(d, color);
@@ -157,7 +148,7 @@ std::string Paint(const std::vector<Span>& spans, bool color) {
 }
 
 std::string ShortenMiddle(const std::string& text, size_t width) {
-  if (DisplayWidth(text) <= width) return text;
+  if (text::DisplayWidth(text) <= width) return text;
   if (width == 0) return "";
   if (width == 1) return std::string(kEllipsis);
   size_t keep = width - 1;

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "wmap/text.h"
+
 namespace wmap::jq {
 namespace {
 
@@ -29,54 +31,6 @@ constexpr std::array<Keyword, 21> kKeywords = {{
     {"foreach", TokenKind::kForeach},
 }};
 
-// Decodes one UTF-8 sequence at s[i]; returns its length, or 0 when the bytes there are not
-// valid UTF-8 (overlong forms, surrogates and code points above U+10FFFF are invalid).
-size_t Utf8SequenceLength(std::string_view s, size_t i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) return 1;
-  size_t n;
-  uint32_t cp;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    n = 2;
-    cp = b0 & 0x1F;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    n = 3;
-    cp = b0 & 0x0F;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    n = 4;
-    cp = b0 & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;
-  if (cp >= 0xD800 && cp <= 0xDFFF) return 0;
-  return n;
-}
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 uint32_t HexValue(std::string_view s) {
   uint32_t v = 0;
   for (char c : s) {
@@ -91,8 +45,6 @@ uint32_t HexValue(std::string_view s) {
   }
   return v;
 }
-
-constexpr uint32_t kReplacement = 0xFFFD;
 
 }  // namespace
 
@@ -123,7 +75,7 @@ std::string DecodeStringLiteral(std::string_view body) {
           break;
         case 'u': {
           if (i + 4 > body.size()) {  // cannot happen after the lexer's validation
-            AppendUtf8(kReplacement, &out);
+            text::AppendUtf8(text::kReplacementCharacter, &out);
             i = body.size();
             break;
           }
@@ -137,15 +89,15 @@ std::string DecodeStringLiteral(std::string_view body) {
               if (lo >= 0xDC00 && lo <= 0xDFFF) {
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                 i += 6;
-                AppendUtf8(cp, &out);
+                text::AppendUtf8(cp, &out);
                 break;
               }
             }
-            cp = kReplacement;
+            cp = text::kReplacementCharacter;
           } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-            cp = kReplacement;
+            cp = text::kReplacementCharacter;
           }
-          AppendUtf8(cp, &out);
+          text::AppendUtf8(cp, &out);
           break;
         }
         default:  // '"', '/', '\\' stand for themselves
@@ -154,9 +106,9 @@ std::string DecodeStringLiteral(std::string_view body) {
       }
       continue;
     }
-    const size_t n = Utf8SequenceLength(body, i);
+    const size_t n = text::Utf8SequenceLength(body, i);
     if (n == 0) {
-      AppendUtf8(kReplacement, &out);
+      text::AppendUtf8(text::kReplacementCharacter, &out);
       ++i;
     } else {
       out.append(body.substr(i, n));
@@ -326,7 +278,7 @@ Token Lexer::Next() {
   // U+FFFD in messages).
   const auto b = static_cast<unsigned char>(c);
   if (b >= 0x80) {
-    const size_t n = Utf8SequenceLength(src_, pos_);
+    const size_t n = text::Utf8SequenceLength(src_, pos_);
     pos_ += n == 0 ? 1 : n;
     Token t = Make(TokenKind::kPunct, start);
     if (n == 0) t.error_text = "\xEF\xBF\xBD";

@@ -29,10 +29,6 @@ std::string CaretHint(std::string_view query, size_t offset);
 // control characters and DEL as \u00XX, invalid UTF-8 bytes as \ufffd; HTML characters unescaped.
 std::string QuoteForMessage(std::string_view s);
 
-// The number of terminal columns `s` occupies (wide East Asian characters count 2, combining
-// marks 0, invalid bytes 1), as gojq measures the caret column.
-size_t DisplayWidth(std::string_view s);
-
 }  // namespace wmap::jq
 
 #endif  // WMAP_JQ_PARSE_ERROR_H_

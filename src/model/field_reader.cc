@@ -1,4 +1,5 @@
 #include "model/field_reader.h"
+#include "wmap/text.h"
 
 #include <algorithm>
 
@@ -29,20 +30,6 @@ std::string ChildPath(const std::string& parent, std::string_view key) {
 
 }  // namespace
 
-std::string EscapePointerToken(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 Position FieldReader::PositionOf(const std::string& pointer) const {
   if (positions_ == nullptr) return {};
   auto it = positions_->find(pointer);
@@ -67,7 +54,7 @@ void Node::Fail(std::string message, std::string hint) const {
 std::optional<Node> Node::Member(std::string_view key) const {
   const Value* v = value_->find(key);
   if (v == nullptr) return std::nullopt;
-  return Node(reader_, v, pointer_ + "/" + EscapePointerToken(key), ChildPath(path_, key), true);
+  return Node(reader_, v, pointer_ + "/" + text::PointerToken(key), ChildPath(path_, key), true);
 }
 
 std::vector<Node> Node::Items() const {
@@ -104,7 +91,7 @@ bool Node::ExpectObject(std::initializer_list<std::string_view> known) const {
       hint = "known fields here:";
       for (std::string_view candidate : known) hint += " " + std::string(candidate);
     }
-    Node member(reader_, &m.value, pointer_ + "/" + EscapePointerToken(key), ChildPath(path_, key),
+    Node member(reader_, &m.value, pointer_ + "/" + text::PointerToken(key), ChildPath(path_, key),
                 true);
     member.Fail("unknown field \"" + member.path() + "\"", hint);
   }

@@ -92,9 +92,6 @@ class FieldReader {
   std::vector<Error>* errors_;
 };
 
-// The JSON-pointer escape of one reference token ("~" -> "~0", "/" -> "~1").
-std::string EscapePointerToken(std::string_view token);
-
 }  // namespace wmap::model
 
 #endif  // WMAP_MODEL_FIELD_READER_H_

@@ -1,5 +1,6 @@
 // JSON merge patches (RFC 7386) and JSON patches (RFC 6902).
 #include "wmap/patch.h"
+#include "wmap/text.h"
 
 #include <cstddef>
 #include <optional>
@@ -44,20 +45,6 @@ Value ApplyMergePatch(const Value& target, const Value& patch) {
 
 namespace {
 
-std::string EscapeToken(std::string_view key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 void AddOp(std::string_view op, const std::string& path, const Value* value, Value* ops) {
   Value o = Value::EmptyObject();
   o.set("op", Value::String(op));
@@ -71,11 +58,11 @@ void Diff(const Value& from, const Value& to, const std::string& path, Value* op
   if (from.is_object() && to.is_object()) {
     for (const Member& m : from.members()) {
       if (to.find(m.key.as_string()) == nullptr) {
-        AddOp("remove", path + "/" + EscapeToken(m.key.as_string()), nullptr, ops);
+        AddOp("remove", path + "/" + text::PointerToken(m.key.as_string()), nullptr, ops);
       }
     }
     for (const Member& m : to.members()) {
-      std::string child = path + "/" + EscapeToken(m.key.as_string());
+      std::string child = path + "/" + text::PointerToken(m.key.as_string());
       const Value* before = from.find(m.key.as_string());
       if (before == nullptr) {
         AddOp("add", child, &m.value, ops);
@@ -106,19 +93,12 @@ Result<std::vector<std::string>> ParsePointer(std::string_view pointer) {
   if (pointer.empty()) return tokens;
   if (pointer[0] != '/')
     return Error{"JSON pointer does not start with '/'", "", {}, "", ErrorCode::kInvalidInput};
-  std::string token;
-  for (size_t i = 1; i <= pointer.size(); ++i) {
-    if (i == pointer.size() || pointer[i] == '/') {
-      tokens.push_back(std::move(token));
-      token.clear();
-    } else if (pointer[i] == '~' && i + 1 < pointer.size() &&
-               (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
-      token += pointer[++i] == '0' ? '~' : '/';
-    } else {
-      token += pointer[i];
-    }
+  for (size_t start = 1;;) {
+    size_t slash = pointer.find('/', start);
+    tokens.push_back(text::UnescapePointerToken(pointer.substr(start, slash - start)));
+    if (slash == std::string_view::npos) return tokens;
+    start = slash + 1;
   }
-  return tokens;
 }
 
 // Applies one operation at tokens[depth...] below *node.

@@ -6,6 +6,7 @@
 
 #include "wmap/json.h"
 #include "wmap/quantity.h"
+#include "wmap/text.h"
 
 namespace wmap::schema {
 namespace {
@@ -67,23 +68,6 @@ bool IsDateTime(std::string_view s, bool strict) {
   return false;
 }
 
-// Standard base64 with padding.
-bool IsBase64(std::string_view s) {
-  if (s.size() % 4 != 0) return false;
-  size_t pad = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    bool alnum = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || IsDigit(c);
-    if (c == '=') {
-      if (i + 2 < s.size()) return false;
-      ++pad;
-    } else if (pad > 0 || !(alnum || c == '+' || c == '/')) {
-      return false;
-    }
-  }
-  return true;
-}
-
 bool IntegralIn(const Value& v, double lo, double hi) {
   if (v.is_integer()) {
     return static_cast<double>(v.as_int()) >= lo && static_cast<double>(v.as_int()) <= hi;
@@ -107,8 +91,10 @@ bool FormatHolds(Format format, const Value& v) {
       return !v.is_string() || IsDateTime(v.as_string(), false);
     case Format::kDateTimeStrict:
       return !v.is_string() || IsDateTime(v.as_string(), true);
-    case Format::kByte:
-      return !v.is_string() || IsBase64(v.as_string());
+    case Format::kByte: {
+      std::string decoded;
+      return !v.is_string() || text::DecodeBase64(v.as_string(), /*padded=*/true, &decoded);
+    }
     case Format::kQuantity:
       return !v.is_string() || ::wmap::IsQuantity(v.as_string());
   }
@@ -189,14 +175,6 @@ std::string ShowValue(const Value& v) {
     out += "...";
   }
   return out;
-}
-
-size_t CharCount(std::string_view s) {
-  size_t n = 0;
-  for (char c : s) {
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  }
-  return n;
 }
 
 }  // namespace wmap::schema

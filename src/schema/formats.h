@@ -25,8 +25,6 @@ std::string ExpectedTypes(uint8_t bits);
 // A value as field errors print it: strings quoted, numbers and booleans bare, containers as
 // compact JSON (long texts shortened with "...").
 std::string ShowValue(const Value& v);
-// The number of UTF-8 characters in s.
-size_t CharCount(std::string_view s);
 
 }  // namespace wmap::schema
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "schema/formats.h"
+#include "wmap/text.h"
 
 namespace wmap::schema {
 namespace {
@@ -47,15 +48,7 @@ Position Reporter::Locate() const {
       pointer += std::to_string(s.index);
       continue;
     }
-    for (char c : s.key) {
-      if (c == '~') {
-        pointer += "~0";
-      } else if (c == '/') {
-        pointer += "~1";
-      } else {
-        pointer += c;
-      }
-    }
+    text::AppendPointerToken(s.key, &pointer);
   }
   while (true) {
     if (auto it = positions_->find(pointer); it != positions_->end()) return it->second;

@@ -15,6 +15,7 @@
 #include "schema/object_meta.h"
 #include "schema/reporter.h"
 #include "wmap/json.h"
+#include "wmap/text.h"
 
 namespace wmap::schema {
 namespace {
@@ -277,7 +278,7 @@ class Walker {
   void CheckString(const Checks& c, const Value& v) {
     std::string_view s = v.as_string();
     if (c.min_length >= 0 || c.max_length >= 0) {
-      int64_t chars = static_cast<int64_t>(CharCount(s));
+      int64_t chars = static_cast<int64_t>(text::CodePointCount(s));
       if (c.min_length >= 0 && chars < c.min_length) {
         report_.ReportInvalid(ShowValue(v),
                               "should be at least " + std::to_string(c.min_length) + " chars long");

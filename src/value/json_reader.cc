@@ -22,6 +22,7 @@
 #include "value/share_table.h"
 #include "value/value_nodes.h"
 #include "wmap/json.h"
+#include "wmap/text.h"
 
 namespace wmap::json {
 namespace {
@@ -138,29 +139,10 @@ std::string QuoteChar(unsigned char c) {
     out += kHex[c >> 4];
     out += kHex[c & 15];
   } else {
-    out += static_cast<char>(0xc0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3f));
+    text::AppendUtf8(c, &out);  // the byte as the code point U+00XX
   }
   out += '\'';
   return out;
-}
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xc0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xe0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else {
-    out->push_back(static_cast<char>(0xf0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  }
 }
 
 constexpr char kReplacement[] = "\xef\xbf\xbd";
@@ -482,7 +464,7 @@ bool Parser::ParseEscape(const char*& p, std::string* buf) {
       }
       if (hex_ok && low >= 0xdc00 && low < 0xe000) {
         p += 6;
-        AppendUtf8(0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00), buf);
+        text::AppendUtf8(0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00), buf);
         return true;
       }
     }
@@ -493,7 +475,7 @@ bool Parser::ParseEscape(const char*& p, std::string* buf) {
     buf->append(kReplacement, 3);
     return true;
   }
-  AppendUtf8(cp, buf);
+  text::AppendUtf8(cp, buf);
   return true;
 }
 

@@ -20,6 +20,7 @@
 #include "value/json_scan.h"
 #include "value/value_nodes.h"
 #include "wmap/json.h"
+#include "wmap/text.h"
 
 namespace wmap::json {
 namespace {
@@ -52,6 +53,13 @@ class Sink {
     len_ += n;
   }
   void Put(std::string_view s) { Put(s.data(), s.size()); }
+  size_t size() const { return len_; }
+  // Hands the written text to `spill` (which may consume it) and goes on after what it leaves.
+  void Spill(const std::function<void()>& spill) {
+    s_.resize(len_);
+    spill();
+    len_ = s_.size();
+  }
   void Fill(size_t n, char c) {
     std::memset(Room(n), c, n);
     len_ += n;
@@ -76,19 +84,6 @@ void PutU16Escape(uint32_t unit, Sink& out) {
   p[4] = kHex[(unit >> 4) & 15];
   p[5] = kHex[unit & 15];
   out.Advance(6);
-}
-
-// Decodes the well-formed sequence of n bytes at p.
-uint32_t DecodeUtf8(const char* p, size_t n) {
-  auto b = [&](size_t i) { return static_cast<uint32_t>(static_cast<unsigned char>(p[i])); };
-  switch (n) {
-    case 2:
-      return ((b(0) & 0x1f) << 6) | (b(1) & 0x3f);
-    case 3:
-      return ((b(0) & 0x0f) << 12) | ((b(1) & 0x3f) << 6) | (b(2) & 0x3f);
-    default:
-      return ((b(0) & 0x07) << 18) | ((b(1) & 0x3f) << 12) | ((b(2) & 0x3f) << 6) | (b(3) & 0x3f);
-  }
 }
 
 void PutDouble(double f, Sink& out) {
@@ -187,7 +182,8 @@ void PutString(std::string_view s, bool ascii, Sink& out) {
         out.Put(p, n);
         p += n;
       } else {
-        uint32_t cp = DecodeUtf8(p, n);
+        size_t pos = 0;
+        uint32_t cp = text::DecodeUtf8(std::string_view(p, n), &pos);
         if (cp >= 0x10000) {
           cp -= 0x10000;
           PutU16Escape(0xd800 + (cp >> 10), out);
@@ -263,6 +259,7 @@ class Writer {
   Writer(const WriteOptions& options, std::string* out)
       : options_(options),
         out_(out),
+        colors_(options.colors),
         frames_(ThreadWriterScratch().frames),
         order_(ThreadWriterScratch().order) {
     frames_.clear();
@@ -274,6 +271,7 @@ class Writer {
       unit_char_ = ' ';
       unit_ = options.indent < 0 ? 0 : static_cast<size_t>(options.indent);
     }
+    line_breaks_ = unit_ != 0 || options.line_breaks_without_indent;
   }
 
   void Write(const Value& root);
@@ -282,22 +280,58 @@ class Writer {
   // Writes a scalar or an empty container and returns true, or returns false for a non-empty
   // container (which the caller opens).
   bool WriteLeaf(const Value& v);
+  bool WriteColoredLeaf(const Value& v);
   void Open(const Value& v);
   void NewLine(size_t depth) {
-    if (unit_ == 0) return;
+    if (!line_breaks_) return;
     out_.Put('\n');
     out_.Fill(depth * unit_, unit_char_);
+  }
+  // Writes `text` in `color` (uncolored when the color is empty).
+  void Colored(const std::string& color, std::string_view text) {
+    if (color.empty()) {
+      out_.Put(text);
+      return;
+    }
+    out_.Put("\x1b[", 2);
+    out_.Put(color);
+    out_.Put('m');
+    out_.Put(text);
+    out_.Put("\x1b[0m", 4);
+  }
+  // A bracket, brace, comma or colon of an array (object = false) or object.
+  void Punctuation(bool object, char c) {
+    if (colors_ == nullptr) {
+      out_.Put(c);
+    } else {
+      Colored(object ? colors_->object_color : colors_->array_color, std::string_view(&c, 1));
+    }
+  }
+  void Key(std::string_view key) {
+    if (colors_ == nullptr || colors_->key_color.empty()) {
+      PutString(key, options_.ascii, out_);
+    } else {
+      std::string text;
+      WriteString(key, options_.ascii, &text);
+      Colored(colors_->key_color, text);
+    }
+  }
+  void MaybeSpill() {
+    if (options_.spill && out_.size() >= options_.spill_bytes) out_.Spill(options_.spill);
   }
 
   const WriteOptions& options_;
   Sink out_;
+  const Colors* colors_;
   char unit_char_;
   size_t unit_;
+  bool line_breaks_;
   std::vector<Frame>& frames_;
   std::vector<const Member*>& order_;
 };
 
 bool Writer::WriteLeaf(const Value& v) {
+  if (colors_ != nullptr) return WriteColoredLeaf(v);
   if (v.is_string()) {
     PutString(v.as_string(), options_.ascii, out_);
   } else if (v.is_number()) {
@@ -318,10 +352,37 @@ bool Writer::WriteLeaf(const Value& v) {
   return true;
 }
 
+bool Writer::WriteColoredLeaf(const Value& v) {
+  const Colors& c = *colors_;
+  std::string text;
+  if (v.is_string()) {
+    WriteString(v.as_string(), options_.ascii, &text);
+    Colored(c.string_color, text);
+  } else if (v.is_number()) {
+    FormatNumber(v, &text);
+    bool nan = !v.is_integer() && std::isnan(v.as_double());  // printed as null
+    Colored(nan ? c.null_color : c.number_color, text);
+  } else if (v.is_object() || v.is_array()) {
+    bool object = v.is_object();
+    if (object ? !ValueBuilder::MembersOf(v).empty() : !ValueBuilder::ItemsOf(v).empty()) {
+      return false;
+    }
+    Punctuation(object, object ? '{' : '[');
+    Punctuation(object, object ? '}' : ']');
+  } else if (v.is_null()) {
+    Colored(c.null_color, "null");
+  } else if (v.as_bool()) {
+    Colored(c.true_color, "true");
+  } else {
+    Colored(c.false_color, "false");
+  }
+  return true;
+}
+
 void Writer::Open(const Value& v) {
   size_t base = order_.size();
   if (v.is_object()) {
-    out_.Put('{');
+    Punctuation(true, '{');
     auto members = ValueBuilder::MembersOf(v);
     for (const Member& m : members) order_.push_back(&m);
     if (options_.sort_keys) {
@@ -333,7 +394,7 @@ void Writer::Open(const Value& v) {
     }
     frames_.push_back({nullptr, members.size(), 0, base});
   } else {
-    out_.Put('[');
+    Punctuation(false, '[');
     auto items = ValueBuilder::ItemsOf(v);
     frames_.push_back({items.data(), items.size(), 0, base});
   }
@@ -343,27 +404,25 @@ void Writer::Write(const Value& root) {
   if (WriteLeaf(root)) return;
   Open(root);
   while (!frames_.empty()) {
+    MaybeSpill();
     Frame& f = frames_.back();
     size_t depth = frames_.size();
+    bool is_object = f.items == nullptr;
     if (f.next == f.size) {
-      bool is_object = f.items == nullptr;
       order_.resize(f.sorted_base);
       frames_.pop_back();
       NewLine(depth - 1);
-      out_.Put(is_object ? '}' : ']');
+      Punctuation(is_object, is_object ? '}' : ']');
       continue;
     }
-    if (f.next > 0) out_.Put(',');
+    if (f.next > 0) Punctuation(is_object, ',');
     NewLine(depth);
     const Value* child;
-    if (f.items == nullptr) {
+    if (is_object) {
       const Member* m = order_[f.sorted_base + f.next];
-      PutString(m->key.as_string(), options_.ascii, out_);
-      if (unit_ != 0) {
-        out_.Put(": ", 2);
-      } else {
-        out_.Put(':');
-      }
+      Key(m->key.as_string());
+      Punctuation(true, ':');
+      if (line_breaks_) out_.Put(' ');
       child = &m->value;
     } else {
       child = &f.items[f.next];

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "wmap/status.h"
+#include "wmap/text.h"
 
 namespace wmap::yaml::internal {
 
@@ -49,9 +50,7 @@ class MarkMapper {
       byte_offset_ = skipped_;
     }
     while (char_index_ < char_index && byte_offset_ < text_.size()) {
-      auto c = static_cast<unsigned char>(text_[byte_offset_]);
-      size_t width = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
-      byte_offset_ += width;
+      byte_offset_ += text::Utf8LengthFromLead(static_cast<unsigned char>(text_[byte_offset_]));
       ++char_index_;
     }
     if (byte_offset_ > text_.size()) byte_offset_ = text_.size();

@@ -14,6 +14,7 @@
 #include "value/value_nodes.h"
 #include "value/yaml_events.h"
 #include "value/yaml_scalar.h"
+#include "wmap/text.h"
 #include "wmap/yaml.h"
 
 namespace wmap::yaml {
@@ -69,19 +70,6 @@ std::string_view KindTag(ScalarKind k) {
       break;
   }
   return "!!str";
-}
-
-void AppendPointerToken(std::string_view key, std::string* path) {
-  path->push_back('/');
-  for (char c : key) {
-    if (c == '~') {
-      path->append("~0");
-    } else if (c == '/') {
-      path->append("~1");
-    } else {
-      path->push_back(c);
-    }
-  }
 }
 
 // A scalar after resolution: its Value plus what the mapping-key conversion needs.
@@ -426,7 +414,7 @@ bool StreamReader::Impl::ResolveScalar(const yaml_event_t& e, ScalarNode* out) {
     if (short_tag == "!!str") return as_string();
     if (short_tag == "!!binary") {
       std::string decoded;
-      if (!internal::DecodeBase64(text, &decoded)) {
+      if (!text::DecodeBase64(text, /*padded=*/true, &decoded)) {
         Fail(pos, "!!binary value contains invalid base64 data");
         return false;
       }
@@ -674,7 +662,8 @@ StreamReader::Impl::Step StreamReader::Impl::Deliver(Value v, size_t nodes,
     }
     if (options_.record_positions && !f.suppress_positions) {
       path_.resize(f.path_len);
-      AppendPointerToken(v.as_string(), &path_);
+      path_.push_back('/');
+      text::AppendPointerToken(v.as_string(), &path_);
       doc_.positions[path_] = marks_.ToPosition(start);
     }
     f.key = std::move(v);

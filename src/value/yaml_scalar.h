@@ -49,13 +49,6 @@ bool IsBase60Float(std::string_view s);
 // ("1e+06", "0.0001", "123456.5", "-0", "+Inf", "-Inf", "NaN").
 void FormatGoFloat(double d, int bits, std::string* out);
 
-// Decodes standard base64 (with padding); false on malformed input.
-bool DecodeBase64(std::string_view in, std::string* out);
-void EncodeBase64(std::string_view in, std::string* out);
-
-// True when s is well-formed UTF-8.
-bool IsValidUtf8(std::string_view s);
-
 }  // namespace wmap::yaml::internal
 
 #endif  // WMAP_SRC_VALUE_YAML_SCALAR_H_

@@ -1,4 +1,5 @@
 #include "value/yaml_scalar_analysis.h"
+#include "wmap/text.h"
 
 namespace wmap::yaml::internal {
 
@@ -31,7 +32,7 @@ Analysis Analyze(std::string_view value, bool tab_is_special) {
   bool preceded_by_whitespace = true;
   for (size_t i = 0, w = 0; i < value.size(); i += w) {
     auto c = static_cast<unsigned char>(value[i]);
-    w = Width(c);
+    w = text::Utf8LengthFromLead(c);
     // Whether the next character is blank (v3: space or tab; v2 also a break or the end).
     auto followed_by_whitespace = [&] {
       return tab_is_special ? IsBlankz(value, i + w)
@@ -121,12 +122,6 @@ Analysis Analyze(std::string_view value, bool tab_is_special) {
   return a;
 }
 
-int CharCount(std::string_view s) {
-  int n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
 bool HasBreak(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     if (IsBreak(s, i)) return true;
@@ -136,7 +131,8 @@ bool HasBreak(std::string_view s) {
 
 bool NeedsEscape(std::string_view s) {
   if (s.size() >= 3 && At(s, 0) == 0xEF && At(s, 1) == 0xBB && At(s, 2) == 0xBF) return true;
-  for (size_t i = 0; i < s.size(); i += Width(static_cast<unsigned char>(s[i]))) {
+  for (size_t i = 0; i < s.size();
+       i += text::Utf8LengthFromLead(static_cast<unsigned char>(s[i]))) {
     if (!IsPrintable(s, i) || IsBreak(s, i) || s[i] == '"' || s[i] == '\\') return true;
   }
   return false;

@@ -7,15 +7,9 @@
 #include <cstddef>
 #include <string_view>
 
-namespace wmap::yaml::internal {
+#include "wmap/text.h"
 
-inline size_t Width(unsigned char c) {
-  if ((c & 0x80) == 0x00) return 1;
-  if ((c & 0xE0) == 0xC0) return 2;
-  if ((c & 0xF0) == 0xE0) return 3;
-  if ((c & 0xF8) == 0xF0) return 4;
-  return 1;  // not reached for valid UTF-8
-}
+namespace wmap::yaml::internal {
 
 inline unsigned char At(std::string_view s, size_t i) {
   return i < s.size() ? static_cast<unsigned char>(s[i]) : 0;
@@ -55,7 +49,7 @@ struct Analysis {
 Analysis Analyze(std::string_view value, bool tab_is_special);
 
 // Number of characters (not bytes) in UTF-8 text.
-int CharCount(std::string_view s);
+
 bool HasBreak(std::string_view s);
 // Whether the double-quoted writer must escape some character of s (as go-yaml decides).
 bool NeedsEscape(std::string_view s);

@@ -11,6 +11,7 @@
 #include "value/yaml_scalar.h"
 #include "value/yaml_scalar_analysis.h"
 #include "wmap/json.h"
+#include "wmap/text.h"
 #include "wmap/yaml.h"
 
 namespace wmap::yaml {
@@ -19,14 +20,12 @@ namespace {
 using internal::Analysis;
 using internal::Analyze;
 using internal::At;
-using internal::CharCount;
 using internal::HasBreak;
 using internal::IsBreak;
 using internal::IsPrintable;
 using internal::IsSpace;
 using internal::NeedsEscape;
 using internal::ScalarKind;
-using internal::Width;
 
 enum class ScalarStyle { kPlain, kSingle, kDouble, kLiteral };
 
@@ -90,7 +89,7 @@ class Emitter {
   }
   // Copies one character (all its bytes) from s at *i.
   void WriteChar(std::string_view s, size_t* i) {
-    size_t w = Width(static_cast<unsigned char>(s[*i]));
+    size_t w = text::Utf8LengthFromLead(static_cast<unsigned char>(s[*i]));
     if (*i + w > s.size()) w = s.size() - *i;
     out_->append(s.data() + *i, w);
     ++column_;
@@ -179,9 +178,9 @@ class Emitter {
         return s;  // not scalars
     }
     std::string_view str = v.as_string();
-    if (!internal::IsValidUtf8(str)) {
+    if (!text::IsValidUtf8(str)) {
       s.tag = "!!binary";
-      internal::EncodeBase64(str, &s.storage);
+      text::AppendBase64(str, &s.storage);
       return s;
     }
     s.view = str;
@@ -261,7 +260,7 @@ class Emitter {
   // Appends text that needs no per-character decisions.
   void WriteRun(std::string_view v) {
     out_->append(v);
-    column_ += CharCount(v);
+    column_ += text::CodePointCount(v);
   }
 
   // Whether folding could happen while writing v from the current column.
@@ -356,7 +355,7 @@ class Emitter {
     for (size_t i = 0; i < v.size();) {
       if (!IsPrintable(v, i) || bom || IsBreak(v, i) || v[i] == '"' || v[i] == '\\') {
         auto c = static_cast<unsigned char>(v[i]);
-        size_t w = Width(c);
+        size_t w = text::Utf8LengthFromLead(c);
         char32_t cp = w == 1 ? c : w == 2 ? (c & 0x1F) : w == 3 ? (c & 0x0F) : (c & 0x07);
         for (size_t k = 1; k < w && i + k < v.size(); ++k) {
           cp = (cp << 6) | (static_cast<unsigned char>(v[i + k]) & 0x3F);
@@ -459,15 +458,13 @@ class Emitter {
     if (v.empty()) {
       chomp = "-";
     } else {
-      size_t i = v.size() - 1;
-      while (i > 0 && (static_cast<unsigned char>(v[i]) & 0xC0) == 0x80) --i;
+      size_t i = text::Utf8Floor(v, v.size() - 1);
       if (!IsBreak(v, i)) {
         chomp = "-";
       } else if (i == 0) {
         chomp = "+";
       } else {
-        --i;
-        while (i > 0 && (static_cast<unsigned char>(v[i]) & 0xC0) == 0x80) --i;
+        i = text::Utf8Floor(v, i - 1);
         if (IsBreak(v, i)) chomp = "+";
       }
     }
@@ -484,7 +481,8 @@ class Emitter {
       } else {
         if (breaks) WriteIndent();
         size_t j = i;
-        while (j < v.size() && !IsBreak(v, j)) j += Width(static_cast<unsigned char>(v[j]));
+        while (j < v.size() && !IsBreak(v, j))
+          j += text::Utf8LengthFromLead(static_cast<unsigned char>(v[j]));
         if (j > v.size()) j = v.size();
         WriteRun(v.substr(i, j - i));
         i = j;

@@ -2,60 +2,13 @@
 
 #include <string>
 
-#include "cli/json_encoder.h"
 #include "cli/source_error.h"
+#include "wmap/text.h"
 #include "wmap/value.h"
 #include "wmap/yaml.h"
 
 namespace wmap::cli {
 namespace {
-
-Value Sample() {
-  return Value::Object({{"foo", Value::Array({Value::String("hello"), Value::Int(1)})},
-                        {"bar", Value::EmptyObject()}});
-}
-
-std::string Json(const Value& v, EncoderOptions o) {
-  std::string out;
-  JsonEncoder(o).Encode(v, &out);
-  return out;
-}
-
-TEST(JsonEncoderTest, IndentTabAndCompact) {
-  EncoderOptions o;
-  EXPECT_EQ(Json(Sample(), o), "{\n  \"bar\": {},\n  \"foo\": [\n    \"hello\",\n    1\n  ]\n}");
-  o.indent = 0;
-  EXPECT_EQ(Json(Sample(), o), "{\n\"bar\": {},\n\"foo\": [\n\"hello\",\n1\n]\n}");
-  o.tab = true;
-  EXPECT_EQ(Json(Sample(), o), "{\n\t\"bar\": {},\n\t\"foo\": [\n\t\t\"hello\",\n\t\t1\n\t]\n}");
-  o.compact = true;
-  EXPECT_EQ(Json(Sample(), o), "{\"bar\":{},\"foo\":[\"hello\",1]}");
-}
-
-TEST(JsonEncoderTest, StringEscapes) {
-  std::string out;
-  JsonEncoder::EncodeString(std::string("a\"\\\b\f\n\r\t\x01\x7f\xff", 11) + "\xc3\xa9", false,
-                            &out);
-  EXPECT_EQ(out, "\"a\\\"\\\\\\b\\f\\n\\r\\t\\u0001\\u007f\\ufffd\xc3\xa9\"");
-  out.clear();
-  JsonEncoder::EncodeString("\xc3\xa9\xf0\x9f\x98\x80", true, &out);
-  EXPECT_EQ(out, "\"\\u00e9\\ud83d\\ude00\"");
-}
-
-TEST(JsonEncoderTest, Colors) {
-  ColorScheme scheme;
-  EncoderOptions o;
-  o.compact = true;
-  o.colors = &scheme;
-  EXPECT_EQ(Json(Value::Object({{"x", Value::Int(42)}}), o),
-            "{\x1b[34;1m\"x\"\x1b[0m:\x1b[36m42\x1b[0m}");
-  std::string bad;
-  EXPECT_FALSE(scheme.Parse("30:31;;:32", &bad));
-  EXPECT_EQ(bad, "31;;");
-  ASSERT_TRUE(scheme.Parse("31;1:::32;2", &bad));
-  EXPECT_EQ(Json(Value::Array({Value(), Value::Bool(false), Value::String("s")}), o),
-            "[\x1b[31;1mnull\x1b[0m,false,\"s\"]");
-}
 
 std::string Yaml(const Value& v, int indent = 2) {
   std::string out;
@@ -119,9 +72,9 @@ TEST(SourceErrorTest, QueryLayouts) {
 }
 
 TEST(SourceErrorTest, DisplayWidthCountsWideCharacters) {
-  EXPECT_EQ(DisplayWidth("ab"), 2u);
-  EXPECT_EQ(DisplayWidth("\xef\xbc\x91"), 2u);  // U+FF11 FULLWIDTH DIGIT ONE
-  EXPECT_EQ(DisplayWidth("\xe2\x98\x85"), 1u);  // U+2605 BLACK STAR (ambiguous: narrow)
+  EXPECT_EQ(text::DisplayWidth("ab"), 2u);
+  EXPECT_EQ(text::DisplayWidth("\xef\xbc\x91"), 2u);  // U+FF11 FULLWIDTH DIGIT ONE
+  EXPECT_EQ(text::DisplayWidth("\xe2\x98\x85"), 1u);  // U+2605 BLACK STAR (ambiguous: narrow)
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "shared_data.h"
 #include "test_files.h"
 #include "wmap/json.h"
+#include "wmap/text.h"
 #include "wmap/yaml.h"
 #include "workload_golden.h"
 
@@ -64,7 +65,7 @@ TEST_P(WorkloadGolden, MatchesGoldenFile) {
       }
       plain += line[i];
     }
-    EXPECT_LE(DisplayWidth(plain), width) << plain;
+    EXPECT_LE(text::DisplayWidth(plain), width) << plain;
   }
 }
 

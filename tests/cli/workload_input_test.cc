@@ -19,6 +19,7 @@
 #include "cli/workload_input.h"
 #include "shared_data.h"
 #include "wmap/json.h"
+#include "wmap/text.h"
 #include "wmap/yaml.h"
 #include "workload_golden.h"
 
@@ -174,7 +175,7 @@ TEST(TreeRenderTest, NoLineWiderThanTheWidth) {
         }
         plain += line[i];
       }
-      EXPECT_LE(DisplayWidth(plain), width) << plain;
+      EXPECT_LE(text::DisplayWidth(plain), width) << plain;
       start = end + 1;
     }
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "jq/parse_error.h"
+#include "wmap/text.h"
 
 namespace wmap::jq {
 namespace {
@@ -601,11 +602,11 @@ TEST(FormatQueryErrorTest, QuoteForMessage) {
 }
 
 TEST(FormatQueryErrorTest, DisplayWidth) {
-  EXPECT_EQ(DisplayWidth("abc"), 3u);
-  EXPECT_EQ(DisplayWidth("\xE3\x81\x82"), 2u);      // HIRAGANA A
-  EXPECT_EQ(DisplayWidth("\xE2\x98\x86"), 1u);      // WHITE STAR (ambiguous: narrow)
-  EXPECT_EQ(DisplayWidth("e\xCC\x81"), 1u);         // e + COMBINING ACUTE
-  EXPECT_EQ(DisplayWidth("\xF0\x9F\x98\x84"), 2u);  // emoji
+  EXPECT_EQ(text::DisplayWidth("abc"), 3u);
+  EXPECT_EQ(text::DisplayWidth("\xE3\x81\x82"), 2u);      // HIRAGANA A
+  EXPECT_EQ(text::DisplayWidth("\xE2\x98\x86"), 1u);      // WHITE STAR (ambiguous: narrow)
+  EXPECT_EQ(text::DisplayWidth("e\xCC\x81"), 1u);         // e + COMBINING ACUTE
+  EXPECT_EQ(text::DisplayWidth("\xF0\x9F\x98\x84"), 2u);  // emoji
 }
 
 // Nesting beyond the limit is an error, never a stack overflow, whatever the construct.

@@ -9,6 +9,7 @@
 
 #include "value/yaml_scalar.h"
 #include "wmap/json.h"
+#include "wmap/text.h"
 #include "wmap/yaml.h"
 
 namespace wmap::yaml {
@@ -571,7 +572,7 @@ TEST(YamlWriterTest, GojqOutputReadsBackEqualUnderGojqSchema) {
 }
 
 bool AllValidUtf8(const Value& v) {
-  if (v.is_string()) return internal::IsValidUtf8(v.as_string());
+  if (v.is_string()) return text::IsValidUtf8(v.as_string());
   if (v.is_array()) {
     for (const Value& item : v.items()) {
       if (!AllValidUtf8(item)) return false;
@@ -579,7 +580,7 @@ bool AllValidUtf8(const Value& v) {
   }
   if (v.is_object()) {
     for (const Member& m : v.members()) {
-      if (!internal::IsValidUtf8(m.key.as_string()) || !AllValidUtf8(m.value)) return false;
+      if (!text::IsValidUtf8(m.key.as_string()) || !AllValidUtf8(m.value)) return false;
     }
   }
   return true;

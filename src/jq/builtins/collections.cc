@@ -11,6 +11,7 @@
 #include "jq/builtins/common.h"
 #include "jq/builtins/registry.h"
 #include "jq/eval/value_ops.h"
+#include "wmap/text.h"
 
 namespace wmap::jq::builtins {
 namespace {
@@ -49,7 +50,7 @@ bool Length(const NativeContext&, const Value& in, Args, Value* out) {
     case Type::kNumber:
       return Ok(out, AbsoluteNumber(in));
     case Type::kString:
-      return Ok(out, Value::Int(static_cast<int64_t>(CodepointCount(in.as_string()))));
+      return Ok(out, Value::Int(static_cast<int64_t>(text::CodePointCount(in.as_string()))));
     case Type::kArray:
     case Type::kObject:
       return Ok(out, Value::Int(static_cast<int64_t>(in.size())));
@@ -201,7 +202,7 @@ void StringIndices(std::string_view hay, std::string_view needle, std::vector<in
   size_t found = hay.find(needle);
   while (found != std::string_view::npos) {
     while (pos < found) {
-      DecodeUtf8(hay, &pos);
+      text::DecodeUtf8(hay, &pos);
       ++cp;
     }
     if (pos == found) out->push_back(static_cast<int64_t>(cp));
@@ -311,7 +312,7 @@ bool Reverse(const NativeContext&, const Value& in, Args, Value* out) {
     size_t i = 0;
     while (i < s.size()) {
       size_t start = i;
-      DecodeUtf8(s, &i);
+      text::DecodeUtf8(s, &i);
       runes.emplace_back(start, i - start);
     }
     std::string r;

@@ -50,15 +50,6 @@ Value NumberResult(double d);
 // minimum (Go converts it like -infinity).
 int64_t ClampToInt(const Value& number);
 
-// The number of Unicode code points in UTF-8 text (invalid bytes count one each).
-size_t CodepointCount(std::string_view s);
-
-// Decodes the code point at s[*pos] and advances *pos; invalid bytes decode as U+FFFD, one byte
-// at a time (as Go's range over a string does).
-uint32_t DecodeUtf8(std::string_view s, size_t* pos);
-// Appends the UTF-8 encoding of c; surrogates and values above U+10FFFF become U+FFFD.
-void AppendUtf8(uint32_t c, std::string* out);
-
 // "cannot add: <type preview l> and <type preview r>" (the `+` operator's error).
 std::string AddError(const Value& l, const Value& r);
 

@@ -5,6 +5,7 @@
 #include "jq/builtins/common.h"
 #include "jq/builtins/registry.h"
 #include "wmap/json.h"
+#include "wmap/text.h"
 
 namespace wmap::jq::builtins {
 namespace {
@@ -170,38 +171,12 @@ bool FormatRow(RowKind kind, const Value& in, Value* out) {
   return Ok(out, Value::String(std::move(r)));
 }
 
-constexpr char kBase64Alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 constexpr char kBase32Alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
 bool Base64(const Value& in, Value* out) {
-  std::string s = TextOf(in);
   std::string r;
-  r.reserve((s.size() + 2) / 3 * 4);
-  size_t i = 0;
-  auto byte = [&](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(s[k])); };
-  for (; i + 3 <= s.size(); i += 3) {
-    uint32_t n = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
-    for (int shift = 18; shift >= 0; shift -= 6) r.push_back(kBase64Alphabet[(n >> shift) & 63]);
-  }
-  size_t rest = s.size() - i;
-  if (rest > 0) {
-    uint32_t n = byte(i) << 16 | (rest == 2 ? byte(i + 1) << 8 : 0);
-    r.push_back(kBase64Alphabet[(n >> 18) & 63]);
-    r.push_back(kBase64Alphabet[(n >> 12) & 63]);
-    r.push_back(rest == 2 ? kBase64Alphabet[(n >> 6) & 63] : '=');
-    r.push_back('=');
-  }
+  text::AppendBase64(TextOf(in), &r);
   return Ok(out, Value::String(std::move(r)));
-}
-
-int Base64Index(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
 }
 
 // Go's RawStdEncoding after cutting the text at the first '=': newlines are skipped, any other
@@ -211,32 +186,10 @@ bool Base64Decode(const Value& in, Value* out) {
   size_t pad = s.find('=');
   if (pad != std::string::npos) s.resize(pad);
   std::string r;
-  r.reserve(s.size() / 4 * 3 + 3);
-  uint32_t acc = 0;
-  int bits = 0;
-  size_t last_offset = 0;
-  int in_quantum = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '\n' || c == '\r') continue;
-    int v = Base64Index(c);
-    if (v < 0) {
-      return Fail(out, FuncWrapError("@base64d", in,
-                                     "illegal base64 data at input byte " + std::to_string(i)));
-    }
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    last_offset = i;
-    in_quantum = (in_quantum + 1) % 4;
-    if (bits >= 8) {
-      bits -= 8;
-      r.push_back(static_cast<char>((acc >> bits) & 0xFF));
-    }
-  }
-  if (in_quantum == 1) {
-    return Fail(out,
-                FuncWrapError("@base64d", in,
-                              "illegal base64 data at input byte " + std::to_string(last_offset)));
+  size_t bad = 0;
+  if (!text::DecodeBase64(s, /*padded=*/false, &r, &bad)) {
+    return Fail(out, FuncWrapError("@base64d", in,
+                                   "illegal base64 data at input byte " + std::to_string(bad)));
   }
   return Ok(out, Value::String(std::move(r)));
 }

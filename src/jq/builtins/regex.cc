@@ -6,6 +6,7 @@
 #include "jq/builtins/common.h"
 #include "jq/builtins/regex_cache.h"
 #include "jq/builtins/registry.h"
+#include "wmap/text.h"
 
 namespace wmap::jq::builtins {
 namespace {
@@ -32,7 +33,7 @@ std::vector<Groups> FindMatches(const RE2& re, std::string_view s, bool global, 
     if (end == static_cast<int64_t>(pos) && start == end) {
       if (start == prev_end) accept = false;
       if (pos < s.size()) {
-        DecodeUtf8(s, &pos);
+        text::DecodeUtf8(s, &pos);
       } else {
         pos = s.size() + 1;
       }
@@ -66,7 +67,7 @@ class CodepointCursor {
       cp_ = mark_cp_;
     }
     while (byte_ < static_cast<size_t>(b)) {
-      DecodeUtf8(s_, &byte_);
+      text::DecodeUtf8(s_, &byte_);
       ++cp_;
     }
     return cp_;

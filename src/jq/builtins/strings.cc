@@ -9,6 +9,7 @@
 #include "jq/builtins/common.h"
 #include "jq/builtins/registry.h"
 #include "wmap/json.h"
+#include "wmap/text.h"
 
 namespace wmap::jq::builtins {
 namespace {
@@ -190,7 +191,7 @@ size_t LeadingSpaceBytes(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
     size_t next = i;
-    if (!IsUnicodeSpace(DecodeUtf8(s, &next))) break;
+    if (!IsUnicodeSpace(text::DecodeUtf8(s, &next))) break;
     i = next;
   }
   return i;
@@ -206,7 +207,7 @@ size_t TrailingSpaceStart(std::string_view s) {
       ++back;
     }
     size_t pos = start;
-    uint32_t c = DecodeUtf8(s, &pos);
+    uint32_t c = text::DecodeUtf8(s, &pos);
     if (pos != end || !IsUnicodeSpace(c)) break;
     end = start;
   }
@@ -238,7 +239,7 @@ bool Explode(const NativeContext&, const Value& in, Args, Value* out) {
   Value r = Value::EmptyArray(s.size());
   auto& items = r.mutable_items();
   size_t i = 0;
-  while (i < s.size()) items.push_back(Value::Int(DecodeUtf8(s, &i)));
+  while (i < s.size()) items.push_back(Value::Int(text::DecodeUtf8(s, &i)));
   return Ok(out, std::move(r));
 }
 
@@ -249,7 +250,7 @@ bool Implode(const NativeContext&, const Value& in, Args, Value* out) {
   for (const Value& c : in.items()) {
     if (!c.is_number()) return Fail(out, FuncTypeError("implode", in));
     int64_t cp = ClampToInt(c);
-    AppendUtf8(cp < 0 || cp > 0x10FFFF ? 0xFFFD : static_cast<uint32_t>(cp), &s);
+    text::AppendUtf8(cp < 0 || cp > 0x10FFFF ? 0xFFFD : static_cast<uint32_t>(cp), &s);
   }
   return Ok(out, Value::String(std::move(s)));
 }
@@ -263,7 +264,7 @@ Value SplitString(std::string_view s, std::string_view sep) {
     size_t i = 0;
     while (i < s.size()) {
       size_t start = i;
-      DecodeUtf8(s, &i);
+      text::DecodeUtf8(s, &i);
       items.push_back(Value::String(s.substr(start, i - start)));
     }
     return r;

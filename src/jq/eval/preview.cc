@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "wmap/json.h"
+#include "wmap/text.h"
 
 namespace wmap::jq::eval {
 namespace {
@@ -27,9 +28,7 @@ bool Render(const Value& v, std::string* out) {
       std::string_view s = v.as_string();
       // Escaping never shortens, so a prefix of the string is enough.
       if (s.size() > kLimit + 4) {
-        size_t cut = kLimit + 4;
-        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-        s = s.substr(0, cut);
+        s = s.substr(0, text::Utf8Floor(s, kLimit + 4));
         std::string tmp;
         json::WriteString(s, false, &tmp);
         tmp.pop_back();  // the closing quote of the shortened string
