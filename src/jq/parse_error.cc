@@ -3,59 +3,14 @@
 #include <cstdint>
 #include <string>
 
+#include "wmap/json.h"
 #include "wmap/text.h"
 
 namespace wmap::jq {
+
 std::string QuoteForMessage(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (size_t i = 0; i < s.size();) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (b < 0x80) {
-      switch (b) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        default:
-          if (b < 0x20 || b == 0x7F) {
-            out += "\\u00";
-            out += kHex[b >> 4];
-            out += kHex[b & 0xF];
-          } else {
-            out += static_cast<char>(b);
-          }
-      }
-      ++i;
-      continue;
-    }
-    const size_t n = text::Utf8SequenceLength(s, i);
-    if (n == 0) {
-      out += "\\ufffd";
-      ++i;
-    } else {
-      out.append(s.substr(i, n));
-      i += n;
-    }
-  }
-  out += '"';
+  std::string out;
+  json::WriteString(s, /*ascii=*/false, &out);
   return out;
 }
 

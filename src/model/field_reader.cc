@@ -37,12 +37,8 @@ Position FieldReader::PositionOf(const std::string& pointer) const {
 }
 
 void FieldReader::Report(std::string message, Position position, std::string hint) const {
-  Error e;
-  e.message = std::move(message);
-  e.file = file_;
-  e.position = position;
-  e.hint = std::move(hint);
-  errors_->push_back(std::move(e));
+  errors_->push_back(
+      Error{std::move(message), file_, position, std::move(hint), ErrorCode::kInvalidDefinition});
 }
 
 Position Node::position() const { return reader_->PositionOf(pointer_); }

@@ -13,12 +13,8 @@ class Reporter {
   Reporter(std::string file, std::vector<Error>* errors)
       : file_(std::move(file)), errors_(errors) {}
   void operator()(std::string message, Position position, std::string hint) {
-    Error e;
-    e.message = std::move(message);
-    e.file = file_;
-    e.position = position;
-    e.hint = std::move(hint);
-    errors_->push_back(std::move(e));
+    errors_->push_back(
+        Error{std::move(message), file_, position, std::move(hint), ErrorCode::kInvalidDefinition});
     ++count_;
   }
   size_t count() const { return count_; }

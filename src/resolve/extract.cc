@@ -8,23 +8,9 @@
 namespace wmap::resolve {
 namespace {
 
-// Go's name of a JSON value's kind in unmarshal errors.
+// Go's name of a JSON value's kind in unmarshal errors ("bool" where JSON says "boolean").
 std::string_view JsonKind(const Value& v) {
-  switch (v.type()) {
-    case Type::kNull:
-      return "null";
-    case Type::kBoolean:
-      return "bool";
-    case Type::kNumber:
-      return "number";
-    case Type::kString:
-      return "string";
-    case Type::kArray:
-      return "array";
-    case Type::kObject:
-      return "object";
-  }
-  return "value";
+  return v.is_bool() ? "bool" : TypeName(v.type());
 }
 
 struct GoTypeInfo {

@@ -183,23 +183,34 @@ bool IsZero(const Value& integer) {
   return integer.is_integer() ? integer.as_int() == 0 : integer.as_big().is_zero();
 }
 
-bool Add(const Value& l, const Value& r, Value* out, std::string* error) {
+// Numbers combined by +, - or *: int64 operands stay exact (overflowing into a big integer),
+// exact operands (big integers, integral literals) combine exactly, the rest as doubles.
+// Returns false when l and r are not both numbers (nothing is written then).
+template <typename Overflows, typename Exact, typename Inexact>
+bool CombineNumbers(const Value& l, const Value& r, Value* out, Overflows overflows, Exact exact,
+                    Inexact inexact) {
   if (l.is_integer() && r.is_integer()) {
     int64_t v;
-    if (!__builtin_add_overflow(l.as_int(), r.as_int(), &v)) {
-      *out = Value::Int(v);
-    } else {
-      *out = Value::Big(BigInt::FromInt64(l.as_int()) + BigInt::FromInt64(r.as_int()));
-    }
+    *out = !overflows(l.as_int(), r.as_int(), &v)
+               ? Value::Int(v)
+               : Value::Big(exact(BigInt::FromInt64(l.as_int()), BigInt::FromInt64(r.as_int())));
+    return true;
+  }
+  if (!l.is_number() || !r.is_number()) return false;
+  NumberOperands n = Numbers(l, r);
+  *out = n.exact ? Value::Big(exact(ToBig(n.a), ToBig(n.b)))
+                 : NumberValue(inexact(n.a.as_double(), n.b.as_double()));
+  return true;
+}
+
+bool Add(const Value& l, const Value& r, Value* out, std::string* error) {
+  if (CombineNumbers(
+          l, r, out, [](int64_t a, int64_t b, int64_t* v) { return __builtin_add_overflow(a, b, v); },
+          [](const BigInt& a, const BigInt& b) { return a + b; },
+          [](double a, double b) { return a + b; })) {
     return true;
   }
   Type lt = l.type(), rt = r.type();
-  if (lt == Type::kNumber && rt == Type::kNumber) {
-    NumberOperands n = Numbers(l, r);
-    *out = n.exact ? Value::Big(ToBig(n.a) + ToBig(n.b))
-                   : NumberValue(n.a.as_double() + n.b.as_double());
-    return true;
-  }
   // null is the identity; a number literal added to it loses its text, as in gojq.
   if (lt == Type::kNull) {
     *out = r.plain_number();
@@ -247,19 +258,10 @@ bool Add(const Value& l, const Value& r, Value* out, std::string* error) {
 }
 
 bool Subtract(const Value& l, const Value& r, Value* out, std::string* error) {
-  if (l.is_integer() && r.is_integer()) {
-    int64_t v;
-    if (!__builtin_sub_overflow(l.as_int(), r.as_int(), &v)) {
-      *out = Value::Int(v);
-    } else {
-      *out = Value::Big(BigInt::FromInt64(l.as_int()) - BigInt::FromInt64(r.as_int()));
-    }
-    return true;
-  }
-  if (l.is_number() && r.is_number()) {
-    NumberOperands n = Numbers(l, r);
-    *out = n.exact ? Value::Big(ToBig(n.a) - ToBig(n.b))
-                   : NumberValue(n.a.as_double() - n.b.as_double());
+  if (CombineNumbers(
+          l, r, out, [](int64_t a, int64_t b, int64_t* v) { return __builtin_sub_overflow(a, b, v); },
+          [](const BigInt& a, const BigInt& b) { return a - b; },
+          [](double a, double b) { return a - b; })) {
     return true;
   }
   if (l.is_array() && r.is_array()) {
@@ -283,19 +285,10 @@ bool Subtract(const Value& l, const Value& r, Value* out, std::string* error) {
 }
 
 bool Multiply(const Value& l, const Value& r, Value* out, std::string* error) {
-  if (l.is_integer() && r.is_integer()) {
-    int64_t v;
-    if (!__builtin_mul_overflow(l.as_int(), r.as_int(), &v)) {
-      *out = Value::Int(v);
-    } else {
-      *out = Value::Big(BigInt::FromInt64(l.as_int()) * BigInt::FromInt64(r.as_int()));
-    }
-    return true;
-  }
-  if (l.is_number() && r.is_number()) {
-    NumberOperands n = Numbers(l, r);
-    *out = n.exact ? Value::Big(ToBig(n.a) * ToBig(n.b))
-                   : NumberValue(n.a.as_double() * n.b.as_double());
+  if (CombineNumbers(
+          l, r, out, [](int64_t a, int64_t b, int64_t* v) { return __builtin_mul_overflow(a, b, v); },
+          [](const BigInt& a, const BigInt& b) { return a * b; },
+          [](double a, double b) { return a * b; })) {
     return true;
   }
   if (l.is_object() && r.is_object()) {
