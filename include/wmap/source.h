@@ -95,10 +95,13 @@ std::optional<Error> ReadAllObjects(const std::vector<std::string>& paths,
 // 1 MiB chunks for pipes and terminals. Failures are worded as Go words them
 // ("open testdata/6.json: no such file or directory").
 
-// Reads all of `path` into *out; on failure returns false and sets *error.
-bool ReadWholeFile(const std::string& path, std::string* out, std::string* error);
-// Opens `path` for reading (not a directory); on failure sets *error as ReadWholeFile does.
-bool OpenForReading(const std::string& path, int* fd, std::string* error);
+// Reads all of `path` into *out; on failure returns false and sets *error, and *code (when
+// given) to kNotFound for a path that does not exist, else kIo.
+bool ReadWholeFile(const std::string& path, std::string* out, std::string* error,
+                   ErrorCode* code = nullptr);
+// Opens `path` for reading (not a directory); on failure sets *error and *code as ReadWholeFile.
+bool OpenForReading(const std::string& path, int* fd, std::string* error,
+                    ErrorCode* code = nullptr);
 // Reads all of a file descriptor (standard input) into *out; *error is "read: REASON".
 bool ReadWholeFd(int fd, std::string* out, std::string* error);
 // Go's wording of an errno value: strerror with a lower-case first letter.

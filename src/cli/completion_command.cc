@@ -417,7 +417,7 @@ int RunCompletionCommand(std::span<const std::string> args, const CommandIo& io)
   FlagParser parser;
   parser.Bool({"-h", "--help"}, &help);
   std::vector<std::string> positional;
-  std::optional<CliError> error = parser.Parse(args, &positional);
+  std::optional<Error> error = parser.Parse(args, &positional);
   if (!error && help) {
     WriteAll(io.out_fd, CompletionCommandHelp());
     return kExitOk;

@@ -147,7 +147,7 @@ class DefinitionsCommand : public WorkloadCommand {
     parser->String({"--version"}, &filters_.version);
   }
 
-  std::optional<CliError> Validate() override {
+  std::optional<Error> Validate() override {
     filters_.group_set = std::any_of(args.begin(), args.end(), [](const std::string& a) {
       return a == "--group" || a.starts_with("--group=");
     });

@@ -119,7 +119,7 @@ class DescribeCommand : public WorkloadCommand {
     parser->Bool({"--no-color"}, &no_color_);
   }
 
-  std::optional<CliError> Validate() override {
+  std::optional<Error> Validate() override {
     tree_.pod_limit = 20;
     if (!pod_limit_flag_.empty()) {
       std::optional<size_t> n = ParseCount(pod_limit_flag_);

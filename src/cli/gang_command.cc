@@ -258,7 +258,7 @@ class GangCommand : public WorkloadCommand {
 
   // -o depends on --for: text, json or yaml for the plans; yaml, json or manifests for the
   // scheduler's objects.
-  std::optional<CliError> Validate() override {
+  std::optional<Error> Validate() override {
     if (!for_scheduler_.empty()) {
       scheduler_ = ParseScheduler(for_scheduler_);
       if (!scheduler_) {

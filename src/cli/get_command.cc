@@ -157,7 +157,7 @@ class GetCommand : public WorkloadCommand {
     parser->Strings({"--status"}, &status_flags_);
   }
 
-  std::optional<CliError> Validate() override {
+  std::optional<Error> Validate() override {
     std::string error;
     std::optional<LabelSelector> selector = LabelSelector::Parse(selector_text_, &error);
     if (!selector) return UsageError(error);
@@ -179,7 +179,7 @@ class GetCommand : public WorkloadCommand {
     };
     ObjectReader reader(input.files, io);
     SourceObject object;
-    std::optional<CliError> read_error;
+    std::optional<Error> read_error;
     while (reader.Next(&object, &read_error)) {
       if (read_error) return Fail(io, *read_error);
       builder.Add(object, &notices);

@@ -46,7 +46,7 @@ class InspectCommand : public WorkloadCommand {
   InspectCommand() : WorkloadCommand({"inspect", InspectCommandHelp, {"json"}}) {}
 
   // JSON is the only output, so errors are JSON documents even without -o.
-  std::optional<CliError> Validate() override {
+  std::optional<Error> Validate() override {
     requested_output = output;
     return std::nullopt;
   }

@@ -20,8 +20,8 @@ struct MutateFlags {
 };
 
 // The changes the flags ask for, or the usage error of the first bad value.
-std::optional<CliError> ParseChanges(const MutateFlags& f, const std::vector<std::string>& args,
-                                     PodChanges* changes) {
+std::optional<Error> ParseChanges(const MutateFlags& f, const std::vector<std::string>& args,
+                                  PodChanges* changes) {
   auto has = [&](std::string_view a, std::string_view b = "") {
     for (const std::string& s : args) {
       if (s == a || s.starts_with(std::string(a) + "=") ||
@@ -76,7 +76,7 @@ std::optional<CliError> ParseChanges(const MutateFlags& f, const std::vector<std
 }
 
 // The mutation's own code decides the exit status (not found 3, not writable 1...).
-CliError MutateFailure(const SourceObject& workload, const MutateError& e) {
+Error MutateFailure(const SourceObject& workload, const MutateError& e) {
   return WorkloadError(workload, e.code, e.message, e.hint);
 }
 
@@ -162,8 +162,8 @@ class MutateCommand : public WorkloadCommand {
     parser->Strings({"--image"}, &f_.images);
   }
 
-  std::optional<CliError> Validate() override {
-    if (std::optional<CliError> e = ParseChanges(f_, args, &changes_)) return e;
+  std::optional<Error> Validate() override {
+    if (std::optional<Error> e = ParseChanges(f_, args, &changes_)) return e;
     if (!f_.component.empty()) scope_.component = f_.component;
     if (!f_.instance.empty()) scope_.instance = f_.instance;
     return std::nullopt;

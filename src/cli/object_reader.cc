@@ -73,18 +73,18 @@ ObjectStreamOptions StreamOptions(const CommandIo& io, Progress* progress) {
 ObjectReader::ObjectReader(std::vector<std::string> paths, const CommandIo& io)
     : progress_(io, "reading"), stream_(std::move(paths), StreamOptions(io, &progress_)) {}
 
-bool ObjectReader::Next(SourceObject* out, std::optional<CliError>* error) {
+bool ObjectReader::Next(SourceObject* out, std::optional<Error>* error) {
   std::optional<Error> e;
   bool more = stream_.Next(out, &e);
-  if (e) *error = CliError::From(*e);
+  if (e) *error = *e;
   return more;
 }
 
-std::optional<CliError> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
-                                       std::vector<SourceObject>* out) {
+std::optional<Error> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
+                                    std::vector<SourceObject>* out) {
   Progress progress(io, "reading");
   if (std::optional<Error> e = wmap::ReadAllObjects(paths, StreamOptions(io, &progress), out)) {
-    return CliError::From(*e);
+    return *e;
   }
   return std::nullopt;
 }

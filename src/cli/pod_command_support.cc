@@ -10,9 +10,9 @@
 
 namespace wmap::cli {
 
-CliError WorkloadError(const SourceObject& workload, ErrorCode code, std::string message,
-                       std::string hint) {
-  CliError e;
+Error WorkloadError(const SourceObject& workload, ErrorCode code, std::string message,
+                    std::string hint) {
+  Error e;
   e.code = code;
   e.message = std::move(message);
   e.hint = std::move(hint);
@@ -21,22 +21,22 @@ CliError WorkloadError(const SourceObject& workload, ErrorCode code, std::string
   return e;
 }
 
-std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const CommandIo& io,
-                                           std::string_view command, WorkloadInputs* out) {
+std::optional<Error> ReadWorkloadInputs(const InputFlags& flags, const CommandIo& io,
+                                        std::string_view command, WorkloadInputs* out) {
   if (std::optional<Error> e =
           DefinitionResolver::Create(flags.definition_sources(io), &out->resolver)) {
-    return CliError::From(*e);
+    return *e;
   }
   std::vector<SourceObject> objects;
-  if (std::optional<CliError> e = ReadAllObjects(flags.files, io, &objects)) return e;
+  if (std::optional<Error> e = ReadAllObjects(flags.files, io, &objects)) return e;
   bool any = !objects.empty();
   out->split = GroupWorkloads(std::move(objects), out->resolver);
   const Inventory& split = out->split;
   if (split.workloads.empty()) {
     if (!split.undefined.empty()) {
-      return CliError::From(DefinitionResolver::NoDefinition(split.undefined[0]));
+      return DefinitionResolver::NoDefinition(split.undefined[0]);
     }
-    CliError e;
+    Error e;
     e.code = ErrorCode::kNotFound;
     e.message = any ? "no workload object in the input: only pods or objects owned by another"
                     : "no object in the input";

@@ -39,12 +39,12 @@ struct WorkloadInputs {
 // definition reads are reported once per kind as a warning when there are workloads; when there
 // is none the result is an error: exit 4 for an object without a definition, exit 3 when the
 // inputs hold only pods or owned objects (or nothing).
-std::optional<CliError> ReadWorkloadInputs(const InputFlags& flags, const CommandIo& io,
-                                           std::string_view command, WorkloadInputs* out);
+std::optional<Error> ReadWorkloadInputs(const InputFlags& flags, const CommandIo& io,
+                                        std::string_view command, WorkloadInputs* out);
 
-// A CliError located at the workload (its file and document position).
-CliError WorkloadError(const SourceObject& workload, ErrorCode code, std::string message,
-                       std::string hint = "");
+// A Error located at the workload (its file and document position).
+Error WorkloadError(const SourceObject& workload, ErrorCode code, std::string message,
+                    std::string hint = "");
 
 // Documents in the format of -o: "yaml" (kubectl's style, field order kept, "---" between
 // documents) or "json" (indented, field order kept, one value per document).

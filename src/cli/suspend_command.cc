@@ -97,7 +97,7 @@ class SuspendCommand : public WorkloadCommand {
   }
 
  private:
-  CliError NotSuspendable(const WorkloadGroup& g) const {
+  Error NotSuspendable(const WorkloadGroup& g) const {
     std::string kind = std::string(g.workload.ApiVersion()) + " " + std::string(g.workload.Kind());
     return WorkloadError(g.workload, ErrorCode::kUnsupported,
                          kind + " cannot be " + (suspend_ ? "suspended" : "resumed") +

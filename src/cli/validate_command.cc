@@ -93,18 +93,13 @@ int RunValidateCommand(std::span<const std::string> args, const CommandIo& io) {
   for (const std::string& file : files) {
     std::string text;
     std::string error;
-    bool read =
-        file == "-" ? ReadWholeFd(io.in_fd, &text, &error) : ReadWholeFile(file, &text, &error);
+    ErrorCode read_code = ErrorCode::kIo;
+    bool read = file == "-" ? ReadWholeFd(io.in_fd, &text, &error)
+                            : ReadWholeFile(file, &text, &error, &read_code);
     if (!read) {
       WriteAll(io.out_fd, out);
       out.clear();
-      CliError e;
-      e.code = ErrorCode::kIo;
-      e.message = error;
-      if (error.ends_with("no such file or directory")) {
-        e.code = ErrorCode::kNotFound;
-      }
-      int code = ReportError(io, "validate", "", e);
+      int code = ReportError(io, "validate", "", Error::Of(read_code, error));
       if (exit_code != kExitNotFound) exit_code = code;
       continue;
     }

@@ -16,7 +16,7 @@ std::string FormatList(const std::vector<std::string_view>& formats) {
 }
 
 // The checks every command shares, after the flags are parsed.
-std::optional<CliError> ValidateShared(WorkloadCommand& c) {
+std::optional<Error> ValidateShared(WorkloadCommand& c) {
   const CommandSpec& spec = c.spec();
   if (!spec.formats.empty()) {
     if (c.output.empty()) c.output = std::string(spec.formats.front());
@@ -48,10 +48,6 @@ std::optional<CliError> ValidateShared(WorkloadCommand& c) {
 
 }  // namespace
 
-int WorkloadCommand::Fail(const CommandIo& io, const CliError& error) const {
-  return ReportError(io, spec_.name, requested_output, error);
-}
-
 int WorkloadCommand::Fail(const CommandIo& io, const Error& error) const {
   return ReportError(io, spec_.name, requested_output, error);
 }
@@ -70,7 +66,7 @@ std::optional<int> WorkloadCommand::LoadDefinitions(const CommandIo& io,
 
 std::optional<int> WorkloadCommand::ReadWorkloads(const CommandIo& io,
                                                   WorkloadInputs* inputs) const {
-  if (std::optional<CliError> e = ReadWorkloadInputs(input, io, spec_.name, inputs)) {
+  if (std::optional<Error> e = ReadWorkloadInputs(input, io, spec_.name, inputs)) {
     return Fail(io, *e);
   }
   return std::nullopt;
@@ -84,9 +80,9 @@ int Execute(WorkloadCommand& command, std::span<const std::string> args, const C
   parser.Bool({"-h", "--help"}, &help);
   command.AddFlags(&parser);
   command.args.assign(args.begin(), args.end());
-  std::optional<CliError> parse_error = parser.Parse(args, &command.positional);
+  std::optional<Error> parse_error = parser.Parse(args, &command.positional);
   command.requested_output = command.output;
-  if (std::optional<CliError> e = parse_error) {
+  if (std::optional<Error> e = parse_error) {
     if (e->hint.empty()) {
       e->hint = "run 'wmap " + std::string(command.spec().name) + " --help' for usage";
     }
@@ -96,8 +92,8 @@ int Execute(WorkloadCommand& command, std::span<const std::string> args, const C
     WriteAll(io.out_fd, command.spec().help());
     return kExitOk;
   }
-  if (std::optional<CliError> e = ValidateShared(command)) return command.Fail(io, *e);
-  if (std::optional<CliError> e = command.Validate()) return command.Fail(io, *e);
+  if (std::optional<Error> e = ValidateShared(command)) return command.Fail(io, *e);
+  if (std::optional<Error> e = command.Validate()) return command.Fail(io, *e);
   return command.Run(io);
 }
 
@@ -112,7 +108,7 @@ int ForEachWorkloadObject(
   };
   ObjectReader reader(command.input.files, io);
   SourceObject object;
-  std::optional<CliError> read_error;
+  std::optional<Error> read_error;
   while (reader.Next(&object, &read_error)) {
     if (read_error) {
       out->Flush();

@@ -53,14 +53,13 @@ class WorkloadCommand {
   // The command's own flags, besides -f, -d, --definitions, --lenient, --no-crd-defaults, -o, -h.
   virtual void AddFlags(FlagParser* parser) { (void)parser; }
   // Runs after the shared checks; `output` is already defaulted.
-  virtual std::optional<CliError> Validate() { return std::nullopt; }
+  virtual std::optional<Error> Validate() { return std::nullopt; }
   virtual int Run(const CommandIo& io) = 0;
 
   const CommandSpec& spec() const { return spec_; }
 
   // Reports `error` for this command and returns its exit code: as a document when -o asked for
   // JSON or YAML, else as text (a default format never turns errors into documents).
-  int Fail(const CommandIo& io, const CliError& error) const;
   int Fail(const CommandIo& io, const Error& error) const;
   void Warn(const CommandIo& io, std::string_view text) const;
 

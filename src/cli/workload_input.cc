@@ -10,31 +10,8 @@
 
 namespace wmap::cli {
 
-Error CliError::ToError() const {
-  Error e = Error::Of(code, message, hint);
-  e.file = file;
-  e.position = position;
-  return e;
-}
-
-std::string CliError::Located() const { return ToError().ToString(); }
-
-CliError CliError::From(const Error& error) {
-  CliError e;
-  e.code = error.code;
-  e.message = error.message;
-  e.hint = error.hint;
-  e.file = error.file;
-  e.position = error.position;
-  return e;
-}
-
-CliError UsageError(std::string message, std::string hint) {
-  CliError e;
-  e.code = ErrorCode::kUsage;
-  e.message = std::move(message);
-  e.hint = std::move(hint);
-  return e;
+Error UsageError(std::string message, std::string hint) {
+  return Error::Of(ErrorCode::kUsage, std::move(message), std::move(hint));
 }
 
 std::string_view MachineFormat(std::string_view output) {
@@ -44,15 +21,15 @@ std::string_view MachineFormat(std::string_view output) {
 }
 
 int ReportError(const CommandIo& io, std::string_view command, std::string_view output,
-                const CliError& error) {
+                const Error& error) {
   std::string_view format = MachineFormat(output);
   if (format.empty()) {
-    std::string text = "wmap " + std::string(command) + ": " + error.Located() + "\n";
+    std::string text = "wmap " + std::string(command) + ": " + error.ToString() + "\n";
     if (!error.hint.empty()) text += "hint: " + error.hint + "\n";
     WriteAll(io.err_fd, text);
-    return error.exit_code();
+    return ErrorCodeInfo(error.code).exit_code;
   }
-  Value v = view::ErrorDocument(error.ToError());
+  Value v = view::ErrorDocument(error);
   if (format == "json") {
     json::WriteOptions w;
     w.sort_keys = false;
@@ -60,12 +37,7 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
   } else {
     WriteAll(io.out_fd, yaml::ToString(v));
   }
-  return error.exit_code();
-}
-
-int ReportError(const CommandIo& io, std::string_view command, std::string_view output,
-                const Error& error) {
-  return ReportError(io, command, output, CliError::From(error));
+  return ErrorCodeInfo(error.code).exit_code;
 }
 
 void ReportWarning(const CommandIo& io, std::string_view command, std::string_view text) {
@@ -107,8 +79,8 @@ void FlagParser::Bool(std::initializer_list<std::string_view> names, bool* out) 
   flags_.push_back(std::move(f));
 }
 
-std::optional<CliError> FlagParser::Parse(std::span<const std::string> args,
-                                          std::vector<std::string>* positional) const {
+std::optional<Error> FlagParser::Parse(std::span<const std::string> args,
+                                       std::vector<std::string>* positional) const {
   bool flags_done = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];

@@ -5,7 +5,7 @@
 // - Exit codes (upstream kli's): kExitOk 0, kExitError 1 (bad input, evaluation failure),
 //   kExitUsage 2 (flags, command line), kExitNotFound 3 (a file, a definition NAME or a workload
 //   that is not there), kExitNoDefinition 4 (an object whose apiVersion/kind no definition reads).
-// - A command that fails builds one CliError and returns ReportError(...): as text on stderr
+// - A command that fails builds one Error and returns ReportError(...): as text on stderr
 //   ("wmap CMD: file:line:col: message" then "hint: ..."), or with `-o json|yaml` as a document
 //   {"error": code, "message": ..., "hint": ...} (plus "file", "line", "column" when known) on
 //   stdout, so a script reading stdout always gets a document. Warnings go to stderr only.
@@ -43,35 +43,13 @@ inline constexpr int kExitError = 1;
 inline constexpr int kExitNotFound = 3;
 inline constexpr int kExitNoDefinition = 4;
 
-// A failure a command reports and exits with.
-struct CliError {
-  // Decides the exit status and the `error` field of error documents (ErrorCodeInfo).
-  ErrorCode code = ErrorCode::kUnknown;
-  std::string message;  // without the location
-  std::string hint;     // what to do next ("" when nothing useful)
-  std::string file;     // "" when not about a file
-  Position position;    // unknown when not about a place in a file
-
-  int exit_code() const { return ErrorCodeInfo(code).exit_code; }
-  // "not_found", "invalid_input"...
-  std::string_view name() const { return ErrorCodeInfo(code).name; }
-  // "file:line:col: message" (the parts that are known).
-  std::string Located() const;
-  // A library error as the command reports it: its code, message, hint and place.
-  static CliError From(const Error& error);
-  // The same failure as a library error (the error documents are built from it).
-  Error ToError() const;
-};
-
-CliError UsageError(std::string message, std::string hint = "");
+Error UsageError(std::string message, std::string hint = "");
 
 // "json" or "yaml" when `output` asks for a machine-readable format, else "".
 std::string_view MachineFormat(std::string_view output);
 
 // Reports `error` (see the file comment) for `command` ("get", "describe"...) and returns its
 // exit code. `output` is the command's -o value.
-int ReportError(const CommandIo& io, std::string_view command, std::string_view output,
-                const CliError& error);
 int ReportError(const CommandIo& io, std::string_view command, std::string_view output,
                 const Error& error);
 // "wmap CMD: warning: text" on stderr.
@@ -88,8 +66,8 @@ class FlagParser {
   void Strings(std::initializer_list<std::string_view> names, std::vector<std::string>* out);
   void Bool(std::initializer_list<std::string_view> names, bool* out);
   // nullopt on success; a usage error naming the flag otherwise.
-  std::optional<CliError> Parse(std::span<const std::string> args,
-                                std::vector<std::string>* positional) const;
+  std::optional<Error> Parse(std::span<const std::string> args,
+                             std::vector<std::string>* positional) const;
 
  private:
   struct Flag {
@@ -146,7 +124,7 @@ class ObjectReader {
  public:
   ObjectReader(std::vector<std::string> paths, const CommandIo& io);
   // True with *out set, or true with *error set (reading stops), or false at the end.
-  bool Next(SourceObject* out, std::optional<CliError>* error);
+  bool Next(SourceObject* out, std::optional<Error>* error);
 
  private:
   Progress progress_;
@@ -154,8 +132,8 @@ class ObjectReader {
 };
 
 // Appends every object of the paths to *out; returns the first error.
-std::optional<CliError> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
-                                       std::vector<SourceObject>* out);
+std::optional<Error> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
+                                    std::vector<SourceObject>* out);
 
 }  // namespace wmap::cli
 

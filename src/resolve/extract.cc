@@ -9,9 +9,7 @@ namespace wmap::resolve {
 namespace {
 
 // Go's name of a JSON value's kind in unmarshal errors ("bool" where JSON says "boolean").
-std::string_view JsonKind(const Value& v) {
-  return v.is_bool() ? "bool" : TypeName(v.type());
-}
+std::string_view JsonKind(const Value& v) { return v.is_bool() ? "bool" : TypeName(v.type()); }
 
 struct GoTypeInfo {
   std::string_view percent_t;   // %T of the destination element

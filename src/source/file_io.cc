@@ -42,10 +42,13 @@ bool ReadWholeFd(int fd, std::string* out, std::string* error) {
   return true;
 }
 
-bool OpenForReading(const std::string& path, int* fd, std::string* error) {
+bool OpenForReading(const std::string& path, int* fd, std::string* error, ErrorCode* code) {
+  if (code != nullptr) *code = ErrorCode::kIo;
   *fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (*fd < 0) {
-    *error = "open " + path + ": " + ErrnoText(errno);
+    int err = errno;
+    if (code != nullptr && (err == ENOENT || err == ENOTDIR)) *code = ErrorCode::kNotFound;
+    *error = "open " + path + ": " + ErrnoText(err);
     return false;
   }
   struct stat st;
@@ -58,9 +61,9 @@ bool OpenForReading(const std::string& path, int* fd, std::string* error) {
   return true;
 }
 
-bool ReadWholeFile(const std::string& path, std::string* out, std::string* error) {
+bool ReadWholeFile(const std::string& path, std::string* out, std::string* error, ErrorCode* code) {
   int fd = -1;
-  if (!OpenForReading(path, &fd, error)) return false;
+  if (!OpenForReading(path, &fd, error, code)) return false;
   std::string read_error;
   bool ok = ReadWholeFd(fd, out, &read_error);
   ::close(fd);

@@ -52,6 +52,7 @@ Value ErrorDocument(const Error& error) {
   v.set("error", Value::String(ErrorCodeInfo(error.code).name));
   v.set("message", Value::String(error.message));
   v.set("hint", Value::String(error.hint));
+  if (!error.field.empty()) v.set("field", Value::String(error.field));
   if (!error.file.empty()) v.set("file", Value::String(error.file));
   if (error.position.known()) {
     v.set("line", Value::Int(error.position.line));

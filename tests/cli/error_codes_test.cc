@@ -32,14 +32,30 @@ TEST(ErrorCodesTest, ExitStatusesComeFromTheTable) {
   }
 }
 
-TEST(ErrorCodesTest, CliErrorsKeepTheLibraryCode) {
+// A library error reaches the command's error document whole: code, field path, place, hint.
+TEST(ErrorCodesTest, ErrorDocumentsKeepEveryPartOfTheLibraryError) {
   Error e = Error::Of(ErrorCode::kNotWritable, "component x: no labelsPath", "add one");
   e.file = "w.yaml";
-  CliError c = CliError::From(e);
-  EXPECT_EQ(c.exit_code(), 1);
-  EXPECT_EQ(c.name(), "not_writable");
-  EXPECT_EQ(c.Located(), "w.yaml: component x: no labelsPath");
-  EXPECT_EQ(c.hint, "add one");
+  e.position = {3, 5, 40};
+  e.field = "spec.template.metadata.labels";
+  workload_golden::Temp out, err;
+  static const char* const kEnv[] = {"NO_COLOR=1", nullptr};
+  CommandIo io;
+  io.in_fd = -1;
+  io.environment = kEnv;
+  io.out_fd = out.fd();
+  io.err_fd = err.fd();
+  EXPECT_EQ(ReportError(io, "mutate", "json", e), 1);
+  std::string text = workload_golden::ReadFd(out.fd());
+  Result<Value> doc = json::Parse(text);
+  ASSERT_TRUE(doc.ok()) << text;
+  EXPECT_EQ(doc->find("error")->as_string(), "not_writable");
+  EXPECT_EQ(doc->find("field")->as_string(), "spec.template.metadata.labels");
+  EXPECT_EQ(doc->find("file")->as_string(), "w.yaml");
+  EXPECT_EQ(doc->find("line")->as_int(), 3);
+  EXPECT_EQ(doc->find("hint")->as_string(), "add one");
+  EXPECT_EQ(ReportError(io, "mutate", "", e), 1);
+  EXPECT_EQ(workload_golden::ReadFd(err.fd()), "wmap mutate: w.yaml:3:5: component x: no labelsPath\nhint: add one\n");
 }
 
 // The error document of a command names the code; its exit status is the code's.

@@ -55,9 +55,9 @@ TEST(FlagParserTest, ValuesListsBooleansAndPositionals) {
   EXPECT_EQ(positional, (std::vector<std::string>{"NAME", "-", "-x"}));
 
   std::vector<std::string> unknown = {"--nope"};
-  std::optional<CliError> e = p.Parse(unknown, &positional);
+  std::optional<Error> e = p.Parse(unknown, &positional);
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->exit_code(), kExitUsage);
+  EXPECT_EQ(ErrorCodeInfo(e->code).exit_code, kExitUsage);
   EXPECT_EQ(e->message, "unknown flag \"--nope\"");
   std::vector<std::string> missing = {"-o"};
   e = p.Parse(missing, &positional);
@@ -101,7 +101,7 @@ TEST(ProgressTest, SilentOffTerminalAndAfterTheFirstSecondOnOne) {
 }
 
 TEST(ReportErrorTest, TextOnStderrDocumentsOnStdout) {
-  CliError e;
+  Error e;
   e.code = ErrorCode::kNotFound;
   e.message = "definition \"x\" not found";
   e.hint = "list them";

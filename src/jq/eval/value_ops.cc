@@ -57,24 +57,27 @@ Value Indices(const Value& v, const Value& x) {
 
 bool IsNumberKey(const Value& v) { return v.is_number(); }
 
+// The clamped [start, end) of slicing a sequence of `len` elements (`what`: "an array" or "a
+// string") with from and to (null: open); false with the error when an index is not a number.
+bool SliceBounds(const Value& from, const Value& to, int64_t len, std::string_view what,
+                 int64_t* start, int64_t* end, std::string* error) {
+  for (const Value* index : {&from, &to}) {
+    if (!index->is_null() && !IsNumberKey(*index)) {
+      *error = "expected a number for indexing " + std::string(what) +
+               " but got: " + TypeErrorPreview(*index);
+      return false;
+    }
+  }
+  *start = from.is_null() ? 0 : ClampIndex(SliceStart(from), 0, len);
+  *end = to.is_null() ? len : ClampIndex(SliceEnd(to), *start, len);
+  return true;
+}
+
 bool SliceArray(const Value& v, const Value& from, const Value& to, Value* out,
                 std::string* error) {
   int64_t len = static_cast<int64_t>(v.size());
-  int64_t start = 0, end = len;
-  if (!from.is_null()) {
-    if (!IsNumberKey(from)) {
-      *error = "expected a number for indexing an array but got: " + TypeErrorPreview(from);
-      return false;
-    }
-    start = ClampIndex(SliceStart(from), 0, len);
-  }
-  if (!to.is_null()) {
-    if (!IsNumberKey(to)) {
-      *error = "expected a number for indexing an array but got: " + TypeErrorPreview(to);
-      return false;
-    }
-    end = ClampIndex(SliceEnd(to), start, len);
-  }
+  int64_t start, end;
+  if (!SliceBounds(from, to, len, "an array", &start, &end, error)) return false;
   if (start == 0 && end == len) {
     *out = v;
     return true;
@@ -87,22 +90,8 @@ bool SliceArray(const Value& v, const Value& from, const Value& to, Value* out,
 bool SliceString(const Value& v, const Value& from, const Value& to, Value* out,
                  std::string* error) {
   std::string_view s = v.as_string();
-  int64_t len = CodepointCount(s);
-  int64_t start = 0, end = len;
-  if (!from.is_null()) {
-    if (!IsNumberKey(from)) {
-      *error = "expected a number for indexing a string but got: " + TypeErrorPreview(from);
-      return false;
-    }
-    start = ClampIndex(SliceStart(from), 0, len);
-  }
-  if (!to.is_null()) {
-    if (!IsNumberKey(to)) {
-      *error = "expected a number for indexing a string but got: " + TypeErrorPreview(to);
-      return false;
-    }
-    end = ClampIndex(SliceEnd(to), start, len);
-  }
+  int64_t start, end;
+  if (!SliceBounds(from, to, CodepointCount(s), "a string", &start, &end, error)) return false;
   size_t b = CodepointOffset(s, start);
   size_t e = CodepointOffset(s, end);
   *out = Value::String(s.substr(b, e - b));
@@ -205,7 +194,8 @@ bool CombineNumbers(const Value& l, const Value& r, Value* out, Overflows overfl
 
 bool Add(const Value& l, const Value& r, Value* out, std::string* error) {
   if (CombineNumbers(
-          l, r, out, [](int64_t a, int64_t b, int64_t* v) { return __builtin_add_overflow(a, b, v); },
+          l, r, out,
+          [](int64_t a, int64_t b, int64_t* v) { return __builtin_add_overflow(a, b, v); },
           [](const BigInt& a, const BigInt& b) { return a + b; },
           [](double a, double b) { return a + b; })) {
     return true;
@@ -259,7 +249,8 @@ bool Add(const Value& l, const Value& r, Value* out, std::string* error) {
 
 bool Subtract(const Value& l, const Value& r, Value* out, std::string* error) {
   if (CombineNumbers(
-          l, r, out, [](int64_t a, int64_t b, int64_t* v) { return __builtin_sub_overflow(a, b, v); },
+          l, r, out,
+          [](int64_t a, int64_t b, int64_t* v) { return __builtin_sub_overflow(a, b, v); },
           [](const BigInt& a, const BigInt& b) { return a - b; },
           [](double a, double b) { return a - b; })) {
     return true;
@@ -286,7 +277,8 @@ bool Subtract(const Value& l, const Value& r, Value* out, std::string* error) {
 
 bool Multiply(const Value& l, const Value& r, Value* out, std::string* error) {
   if (CombineNumbers(
-          l, r, out, [](int64_t a, int64_t b, int64_t* v) { return __builtin_mul_overflow(a, b, v); },
+          l, r, out,
+          [](int64_t a, int64_t b, int64_t* v) { return __builtin_mul_overflow(a, b, v); },
           [](const BigInt& a, const BigInt& b) { return a * b; },
           [](double a, double b) { return a * b; })) {
     return true;
