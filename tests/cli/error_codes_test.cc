@@ -55,7 +55,8 @@ TEST(ErrorCodesTest, ErrorDocumentsKeepEveryPartOfTheLibraryError) {
   EXPECT_EQ(doc->find("line")->as_int(), 3);
   EXPECT_EQ(doc->find("hint")->as_string(), "add one");
   EXPECT_EQ(ReportError(io, "mutate", "", e), 1);
-  EXPECT_EQ(workload_golden::ReadFd(err.fd()), "wmap mutate: w.yaml:3:5: component x: no labelsPath\nhint: add one\n");
+  EXPECT_EQ(workload_golden::ReadFd(err.fd()),
+            "wmap mutate: w.yaml:3:5: component x: no labelsPath\nhint: add one\n");
 }
 
 // The error document of a command names the code; its exit status is the code's.
