@@ -48,13 +48,7 @@ std::optional<Error> ReadWorkloadInputs(const InputFlags& flags, const CommandIo
     return e;
   }
   std::set<std::string> warned;
-  for (const SourceObject& o : split.undefined) {
-    std::string gvk = std::string(o.ApiVersion()) + " " + std::string(o.Kind());
-    if (!warned.insert(gvk).second) continue;
-    ReportWarning(
-        io, command,
-        DefinitionResolver::NoDefinition(o).ToString() + " (objects of this kind are skipped)");
-  }
+  for (const SourceObject& o : split.undefined) WarnUndefinedKind(io, command, o, &warned);
   if (std::string w = split.uncontrolled.Warning(); !w.empty()) ReportWarning(io, command, w);
   return std::nullopt;
 }

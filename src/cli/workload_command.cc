@@ -1,7 +1,10 @@
 #include "cli/workload_command.h"
 
 #include <algorithm>
+#include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace wmap::cli {
 namespace {
@@ -109,6 +112,13 @@ int ForEachWorkloadObject(
   ObjectReader reader(command.input.files, io);
   SourceObject object;
   std::optional<Error> read_error;
+  // Objects bundled with a workload (Services, ConfigMaps...) are skipped with a warning per
+  // kind; an input with nothing readable at all is an error at its first object instead (the
+  // warnings wait for the first readable object, so that case prints the error alone).
+  std::vector<SourceObject> unread;
+  std::set<std::string> unread_kinds;
+  std::set<std::string> warned;
+  bool visited = false;
   while (reader.Next(&object, &read_error)) {
     if (read_error) {
       out->Flush();
@@ -116,13 +126,26 @@ int ForEachWorkloadObject(
     }
     const CatalogEntry* entry = resolver.Find(object.value);
     if (entry == nullptr) {
-      out->Flush();
-      keep_first(command.Fail(io, DefinitionResolver::NoDefinition(object)));
+      if (visited) {
+        out->Flush();
+        WarnUndefinedKind(io, command.spec().name, object, &warned);
+      } else if (unread_kinds
+                     .insert(std::string(object.ApiVersion()) + " " + std::string(object.Kind()))
+                     .second) {
+        unread.push_back(std::move(object));  // one per kind: what the warnings need
+      }
       continue;
+    }
+    if (!visited) {
+      for (const SourceObject& o : unread) WarnUndefinedKind(io, command.spec().name, o, &warned);
+      visited = true;
     }
     keep_first(visit(object, *entry));
   }
   out->Flush();
+  if (!visited && !unread.empty()) {
+    return command.Fail(io, DefinitionResolver::NoDefinition(unread.front()));
+  }
   return exit_code;
 }
 

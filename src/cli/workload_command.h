@@ -7,8 +7,8 @@
 //
 // The two ways a command reads its inputs:
 // - ForEachWorkloadObject streams -f one object at a time (status, inspect): memory stays
-//   bounded by the largest object, and an object of a kind no definition reads is an error
-//   reported at it (exit 4) while the rest go on.
+//   bounded by the largest object; objects of a kind no definition reads are skipped with one
+//   warning per kind, and an input with nothing else is an error (exit 4).
 // - ReadWorkloadInputs (pod_commands.h) reads everything and groups it into workloads with
 //   their children and pods (describe, gang, mutate, suspend, resume).
 #ifndef WMAP_CLI_WORKLOAD_COMMAND_H_
@@ -84,8 +84,9 @@ class WorkloadCommand {
 int Execute(WorkloadCommand& command, std::span<const std::string> args, const CommandIo& io);
 
 // Streams the objects of command.input: loads the definitions, reads -f one object at a time
-// and calls visit(object, entry) for each object a definition reads; an object no definition
-// reads is reported (exit 4) and skipped. Stops at the first read error. `out` (what visit
+// and calls visit(object, entry) for each object a definition reads; objects no definition
+// reads are skipped with one warning per kind, and when nothing else was read the first of them
+// is the error (exit 4). Stops at the first read error. `out` (what visit
 // writes to) is flushed before each report so that output and reports keep their order.
 // Returns the exit code: the first failure's, of the reports and of what visit returned.
 int ForEachWorkloadObject(

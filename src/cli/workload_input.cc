@@ -44,6 +44,15 @@ void ReportWarning(const CommandIo& io, std::string_view command, std::string_vi
   WriteAll(io.err_fd, "wmap " + std::string(command) + ": warning: " + std::string(text) + "\n");
 }
 
+void WarnUndefinedKind(const CommandIo& io, std::string_view command, const SourceObject& object,
+                       std::set<std::string>* warned) {
+  std::string gvk = std::string(object.ApiVersion()) + " " + std::string(object.Kind());
+  if (!warned->insert(gvk).second) return;
+  ReportWarning(
+      io, command,
+      DefinitionResolver::NoDefinition(object).ToString() + " (objects of this kind are skipped)");
+}
+
 std::optional<std::string_view> GetEnv(const CommandIo& io, std::string_view name) {
   if (io.environment == nullptr) return std::nullopt;
   for (const char* const* e = io.environment; *e != nullptr; ++e) {

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -54,6 +55,10 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
                 const Error& error);
 // "wmap CMD: warning: text" on stderr.
 void ReportWarning(const CommandIo& io, std::string_view command, std::string_view text);
+// Warns that objects of `object`'s kind have no definition and are skipped, once per
+// apiVersion and kind (*warned keeps the kinds already reported).
+void WarnUndefinedKind(const CommandIo& io, std::string_view command, const SourceObject& object,
+                       std::set<std::string>* warned);
 
 // The value of NAME in io.environment, or nullopt.
 std::optional<std::string_view> GetEnv(const CommandIo& io, std::string_view name);

@@ -295,6 +295,10 @@ INSTANTIATE_TEST_SUITE_P(
                    4},
         GoldenCase{"status-missing-file", {"status", "-f", "examples/nope.yaml"}, 3},
         GoldenCase{"status-usage", {"status"}, 2},
+        // Services, ConfigMaps, Secrets and PVCs bundled with the workload: skipped, warned.
+        GoldenCase{"status-bundled-objects", {"status", "-f", kIn + "job-with-service.yaml"}},
+        GoldenCase{"inspect-bundled-objects-json",
+                   {"inspect", "-f", kIn + "job-with-service.yaml", "-o", "json"}},
         GoldenCase{"inspect-json", {"inspect", "-f", kJobSet}},
         GoldenCase{"inspect-no-definition", {"inspect", "-f", kIn + "unknown-kind.yaml"}, 4},
         GoldenCase{"validate-missing-file", {"validate", "catalog/nope.yaml"}, 3}),
