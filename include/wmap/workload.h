@@ -128,11 +128,15 @@ class Workload {
   // minReplicas if > 0, else replicas if > 0, else 0, summed over the instances (only
   // `instance_id` when given); a component with children multiplies that by the sum of its
   // children's subtree scales (a zero side yields the other). When no component of the
-  // definition has a scaleDefinition, the count of leaf components in the subtree.
+  // definition has a scaleDefinition, the pods the subtree's pod-bearing components make: one
+  // per instance of a component with an instanceIdPath (only `instance_id` when given), one for
+  // a component without (the components below a pod-bearing one are not counted again).
   Result<int32_t> SubtreeScale(size_t component,
                                const std::optional<std::string>& instance_id = {}) const;
 
  private:
+  Result<int32_t> LeafScale(size_t component, size_t root,
+                            const std::optional<std::string>& instance_id) const;
   Definition definition_;
   Value object_;
   EvalOptions options_;
@@ -168,8 +172,9 @@ class PodQuerier {
   Result<std::optional<GangGroup>> PodGangGroup(const Value& pod) const;
 
  private:
+  // `what` names the key in errors ("instance id", "replica key", "group key").
   Result<std::optional<std::string>> Key(const std::optional<Expression>& path,
-                                         const Value& pod) const;
+                                         std::string_view what, const Value& pod) const;
   Definition definition_;
   EvalOptions options_;
 };

@@ -34,16 +34,16 @@ void ValidateTypeSelector(const ComponentDefinition& c, const ComponentPositions
   Position at = First(p.type_selector, p.node);
   std::string prefix = "component '" + c.name + "' componentTypeSelector: ";
   bool has_key_path = s.key_path.has_value() && !s.key_path->text.empty();
+  // Upstream reports the first of these three only.
+  std::string has = "component '" + c.name + "' has component type selector ";
   if (s.match_labels && s.match_labels->empty()) {
-    report(prefix + "matchLabels must not be empty", First(p.match_labels, at),
+    report(has + "with empty matchLabels", First(p.match_labels, at),
            "remove matchLabels or give it at least one label");
-  }
-  if (!has_key_path && !s.match_labels) {
-    report(prefix + "at least one of keyPath or matchLabels must be set", at,
+  } else if (!has_key_path && !s.match_labels) {
+    report(has + "with neither keyPath nor matchLabels", at,
            "add keyPath (a jq path on the pod) or matchLabels");
-  }
-  if (s.value && !has_key_path) {
-    report(prefix + "value requires keyPath", at,
+  } else if (s.value && !has_key_path) {
+    report(has + "value without keyPath", at,
            "add the keyPath whose result value is compared with");
   }
   if (s.match_labels) {

@@ -92,18 +92,10 @@ OwnershipIndex::WalkResult OwnershipIndex::TooLong() {
 std::variant<PodPlace, std::string> PlacePod(const Definition& definition,
                                              const PodQuerier& querier, const Value& pod) {
   std::optional<size_t> component;
-  std::vector<size_t> pod_owning;
-  for (size_t i = 0; i < definition.components().size(); ++i) {
-    if (definition.components()[i].HasPodDefinition()) pod_owning.push_back(i);
-  }
-  if (pod_owning.size() == 1) {
-    component = pod_owning[0];
-  } else {
-    Result<std::optional<size_t>> inferred = querier.InferPodComponent(pod);
-    if (!inferred.ok()) return inferred.error().message;
-    if (!*inferred) return std::string("no component's podSelector matches the pod");
-    component = **inferred;
-  }
+  Result<std::optional<size_t>> inferred = querier.InferPodComponent(pod);
+  if (!inferred.ok()) return inferred.error().message;
+  if (!*inferred) return std::string("no component's podSelector matches the pod");
+  component = **inferred;
   PodPlace place{*component, "", std::nullopt};
   const ComponentDefinition& c = definition.components()[*component];
   if (c.instance_id_path) {

@@ -1,5 +1,8 @@
 // Pods: component, instance, replica and gang group of a Pod; subtree scale for gang sizes.
+#include <algorithm>
+
 #include "resolve/extract.h"
+#include "wmap/jq.h"
 #include "wmap/json.h"
 #include "wmap/workload.h"
 
@@ -13,6 +16,7 @@ namespace {
 // Go's %v of a decoded JSON value (strings as-is, numbers as Go prints float64, others as
 // compact JSON).
 std::string GoFormat(const Value& v) {
+  if (v.is_null()) return "<nil>";
   if (v.is_string()) return std::string(v.as_string());
   if (v.is_bool()) return v.as_bool() ? "true" : "false";
   std::string out;
@@ -30,11 +34,25 @@ bool HasScaleDefinition(const Definition& d) {
   return false;
 }
 
-size_t CountLeaves(const Definition& d, size_t component) {
-  if (d.Children(component).empty()) return 1;
-  size_t n = 0;
-  for (size_t child : d.Children(component)) n += CountLeaves(d, child);
-  return n;
+// The one result of a pod query, as upstream's pod querier requires it: exactly one result,
+// neither null nor "".
+Result<Value> SingleResult(const Expression& e, const Value& pod, const EvalOptions& options) {
+  Result<std::vector<Value>> results = resolve::Evaluate(*e.program, e.text, pod, options);
+  if (!results.ok()) return results.error();
+  if (results->size() != 1) {
+    return MakeError("expected single query result, got " + std::to_string(results->size()));
+  }
+  const Value& v = (*results)[0];
+  if (v.is_null() || (v.is_string() && v.as_string().empty())) {
+    return MakeError("query result is empty " + GoFormat(v));
+  }
+  return v;
+}
+
+std::string PodName(const Value& pod) {
+  const Value* metadata = pod.find("metadata");
+  const Value* name = metadata ? metadata->find("name") : nullptr;
+  return name != nullptr && name->is_string() ? std::string(name->as_string()) : "";
 }
 
 int32_t EffectiveMinReplicas(const Scale& s) {
@@ -45,12 +63,34 @@ int32_t EffectiveMinReplicas(const Scale& s) {
 
 }  // namespace
 
+Result<int32_t> Workload::LeafScale(size_t component, size_t root,
+                                    const std::optional<std::string>& instance_id) const {
+  const ComponentDefinition& c = definition_.components()[component];
+  if (c.HasPodDefinition()) {
+    if (!c.instance_id_path) return 1;
+    Result<std::vector<std::string>> ids = InstanceIds(component);
+    if (!ids.ok()) return ids.error();
+    if (component == root && instance_id) {
+      if (std::find(ids->begin(), ids->end(), *instance_id) == ids->end()) {
+        return MakeError("instance id " + *instance_id + " not found");
+      }
+      return 1;
+    }
+    return static_cast<int32_t>(ids->size());
+  }
+  int32_t leaves = 0;
+  for (size_t child : definition_.Children(component)) {
+    Result<int32_t> n = LeafScale(child, root, instance_id);
+    if (!n.ok()) return n.error();
+    leaves += *n;
+  }
+  return leaves;
+}
+
 Result<int32_t> Workload::SubtreeScale(size_t component,
                                        const std::optional<std::string>& instance_id) const {
   if (instance_id && instance_id->empty()) return MakeError("instance id is empty");
-  if (!HasScaleDefinition(definition_)) {
-    return static_cast<int32_t>(CountLeaves(definition_, component));
-  }
+  if (!HasScaleDefinition(definition_)) return LeafScale(component, component, instance_id);
   Result<std::optional<std::vector<Scale>>> scales = Scales(component);
   if (!scales.ok()) return scales.error();
   int32_t own = 0;
@@ -116,39 +156,35 @@ Result<bool> PodQuerier::MatchesComponentType(size_t component, const Value& pod
 }
 
 Result<std::optional<std::string>> PodQuerier::Key(const std::optional<Expression>& path,
-                                                   const Value& pod) const {
+                                                   std::string_view what, const Value& pod) const {
   if (!path) return std::optional<std::string>();
-  Result<std::vector<Value>> results = resolve::Evaluate(*path->program, path->text, pod, options_);
-  if (!results.ok()) return results.error();
-  if (results->size() != 1) {
-    return MakeError("key path '" + path->text + "' must yield exactly one value, got " +
-                     std::to_string(results->size()));
+  Result<Value> v = SingleResult(*path, pod, options_);
+  if (!v.ok()) {
+    return Wrap("failed to extract " + std::string(what) + " from path " + jq::GoQuote(path->text),
+                v.error());
   }
-  const Value& v = (*results)[0];
-  if (v.is_null() || (v.is_string() && v.as_string().empty())) {
-    return MakeError("key path '" + path->text + "' yielded an empty value");
-  }
-  return std::optional<std::string>(GoFormat(v));
+  return std::optional<std::string>(GoFormat(*v));
 }
 
 Result<std::optional<std::string>> PodQuerier::InstanceKey(size_t component,
                                                            const Value& pod) const {
   const ComponentDefinition& c = definition_.components()[component];
   if (!c.pod_selector) return std::optional<std::string>();
-  return Key(c.pod_selector->component_instance_id_path, pod);
+  return Key(c.pod_selector->component_instance_id_path, "instance id", pod);
 }
 
 Result<std::optional<std::string>> PodQuerier::ReplicaKey(size_t component,
                                                           const Value& pod) const {
   const ComponentDefinition& c = definition_.components()[component];
   if (!c.pod_selector) return std::optional<std::string>();
-  return Key(c.pod_selector->replica_key_path, pod);
+  return Key(c.pod_selector->replica_key_path, "replica key", pod);
 }
 
 Result<std::optional<size_t>> PodQuerier::InferPodComponent(const Value& pod) const {
+  // Upstream's leaves are the components with a pod definition, in definition order.
   std::vector<size_t> leaves;
   for (size_t i = 0; i < definition_.components().size(); ++i) {
-    if (definition_.Children(i).empty()) leaves.push_back(i);
+    if (definition_.components()[i].HasPodDefinition()) leaves.push_back(i);
   }
   if (leaves.size() == 1) return std::optional<size_t>(leaves[0]);
   for (size_t leaf : leaves) {
@@ -167,7 +203,7 @@ Result<std::optional<PodQuerier::GangGroup>> PodQuerier::PodGangGroup(const Valu
   if (!gang || gang->pod_groups.empty()) return std::optional<GangGroup>();
   Result<std::optional<size_t>> component = InferPodComponent(pod);
   if (!component.ok()) return component.error();
-  if (!*component) return MakeError("no component found for pod");
+  if (!*component) return MakeError("no component found for pod " + PodName(pod));
   // The pod's component, then its ancestors; within one component, podGroups order.
   for (int c = static_cast<int>(**component); c >= 0; c = definition_.Parent(c)) {
     const std::string& name = definition_.components()[c].name;
@@ -176,14 +212,14 @@ Result<std::optional<PodQuerier::GangGroup>> PodQuerier::PodGangGroup(const Valu
         if (member.component_name != name) continue;
         bool passed = true;
         for (const Expression& filter : member.filters) {
-          Result<std::vector<Value>> r =
-              resolve::Evaluate(*filter.program, filter.text, pod, options_);
+          // Upstream: exactly one non-empty result, else an error; anything but `true` fails.
+          Result<Value> r = SingleResult(filter, pod, options_);
           if (!r.ok()) {
             return Wrap(
                 "failed to evaluate filters for component " + name + " in group " + group.name,
-                r.error());
+                Wrap("failed to evaluate filter " + jq::GoQuote(filter.text), r.error()));
           }
-          if (r->size() != 1 || !(*r)[0].is_bool() || !(*r)[0].as_bool()) {
+          if (!r->is_bool() || !r->as_bool()) {
             passed = false;
             break;
           }
@@ -191,7 +227,7 @@ Result<std::optional<PodQuerier::GangGroup>> PodQuerier::PodGangGroup(const Valu
         if (!passed) continue;
         GangGroup result{group.name, static_cast<size_t>(c), {}};
         for (const Expression& key_path : member.group_by_key_paths) {
-          Result<std::optional<std::string>> key = Key(key_path, pod);
+          Result<std::optional<std::string>> key = Key(key_path, "group key", pod);
           if (!key.ok()) return key.error();
           result.keys.push_back(**key);
         }

@@ -9,6 +9,7 @@
 #include "resolve/extract.h"
 #include "resolve/fragment_spec.h"
 #include "resolve/scale_units.h"
+#include "wmap/jq.h"
 #include "wmap/meta.h"
 
 namespace wmap {
@@ -168,8 +169,12 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
     auto instance = std::find_if(node.instances.begin(), node.instances.end(),
                                  [&](const InstanceNode& n) { return n.id == p.instance_id; });
     if (instance == node.instances.end()) {
+      // Upstream's text, then which component.
+      std::string ids;
+      for (const InstanceNode& n : node.instances) ids += (ids.empty() ? "" : " ") + n.id;
       tree.unattributed.push_back(Unattributed(
-          pod, "component " + node.name + " has no instance \"" + p.instance_id + "\""));
+          pod, "could not match instance id " + jq::GoQuote(p.instance_id) +
+                   ". existing instance ids [" + ids + "] (component " + node.name + ")"));
       continue;
     }
     const Value* spec = pod.find("spec");

@@ -193,8 +193,8 @@ TEST(ValidatorTest, StructuralRulesAllReportedInUpstreamOrder) {
                 "28:11: component 'lost' has pod component instance selector but no instance id "
                 "path",
                 "30:9: component name is empty",
-                "35:13: component '' componentTypeSelector: matchLabels must not be empty",
-                "33:11: component '' componentTypeSelector: value requires keyPath",
+                // Only the first of upstream's three selector checks is reported.
+                "35:13: component '' has component type selector with empty matchLabels",
                 "42:15: pod-group member component 'ghost' is not defined (should be a root or "
                 "child component)",
             }));
@@ -228,9 +228,27 @@ spec:
       podSelector:
         componentTypeSelector: {}
 )");
+  EXPECT_EQ(Findings(r),
+            (std::vector<std::string>{
+                "10:9: component 'r' has component type selector with neither keyPath nor "
+                "matchLabels"}));
+}
+
+TEST(ValidatorTest, SelectorValueWithoutKeyPath) {
+  LoadResult r = LoadText(R"(apiVersion: run.ai/v1alpha1
+kind: Karta
+spec:
+  structureDefinition:
+    rootComponent:
+      name: r
+      kind: {group: g.io, version: v1, kind: K}
+      statusDefinition: {statusMappings: {}}
+      podSelector:
+        componentTypeSelector: {value: head, matchLabels: {a: b}}
+)");
   EXPECT_EQ(Findings(r), (std::vector<std::string>{
-                             "10:9: component 'r' componentTypeSelector: at least one of keyPath "
-                             "or matchLabels must be set"}));
+                             "10:9: component 'r' has component type selector value without "
+                             "keyPath"}));
 }
 
 TEST(ValidatorTest, PodMayOmitGroupOthersMayNot) {

@@ -173,10 +173,13 @@ TEST(AttributionTest, UnknownInstanceAndBadKeysAreListed) {
       BuildTree(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), live.workload, live.children, pods);
   ASSERT_TRUE(tree.ok());
   ASSERT_EQ(tree->unattributed.size(), 2u);
-  EXPECT_EQ(tree->unattributed[0].reason, "component replicatedjob has no instance \"ghost\"");
+  EXPECT_EQ(tree->unattributed[0].reason,
+            "could not match instance id \"ghost\". existing instance ids [leader workers] "
+            "(component replicatedjob)");
   EXPECT_EQ(tree->unattributed[1].reason,
-            "instance of component replicatedjob: key path "
-            "'.metadata.labels[\"jobset.sigs.k8s.io/replicatedjob-name\"]' yielded an empty value");
+            "instance of component replicatedjob: failed to extract instance id from path "
+            "\".metadata.labels[\\\"jobset.sigs.k8s.io/replicatedjob-name\\\"]\": query result is "
+            "empty <nil>");
 }
 
 TEST(AttributionTest, LeaderWorkerSetWalksThroughLeaderPods) {

@@ -81,7 +81,7 @@ TEST(GangTest, DeprecatedFormJobSet) {
   // The pod's key must be there.
   auto unlabeled = EvaluatePodGangGroup(w, q, Named(pods, "debug"));
   ASSERT_FALSE(unlabeled.ok());
-  EXPECT_NE(unlabeled.error().message.find("yielded an empty value"), std::string::npos);
+  EXPECT_NE(unlabeled.error().message.find("query result is empty <nil>"), std::string::npos);
 
   // No `podGroup`: the newer form has nothing to say.
   auto v2 = EvaluatePodGroup(w, q, Named(pods, "train-leader-0-0-abcde"));

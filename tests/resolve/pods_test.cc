@@ -72,8 +72,9 @@ TEST(PodsTest, SingleLeafClaimsEveryPodAndKeysNeedOneValue) {
   auto missing = q.InstanceKey(1, Json("{}"));
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().message,
-            "key path '.metadata.labels[\"jobset.sigs.k8s.io/replicatedjob-name\"]' yielded an "
-            "empty value");
+            "failed to extract instance id from path "
+            "\".metadata.labels[\\\"jobset.sigs.k8s.io/replicatedjob-name\\\"]\": query result is "
+            "empty <nil>");
 }
 
 TEST(PodsTest, NumbersFormatAsGoDoes) {
@@ -127,6 +128,9 @@ TEST(GangTest, SubtreeScaleMultipliesParentsByChildren) {
   EXPECT_EQ(*rw.SubtreeScale(0), 6);  // head 1 + workers 5
 }
 
+// Without any scaleDefinition, upstream counts the pods the pod-bearing components make: one
+// per instance of a component with an instanceIdPath, one for a component without; components
+// with no pod definition count nothing.
 TEST(GangTest, LeafCountWhenNoScaleIsDefined) {
   LoadResult r = LoadDefinitions(R"(apiVersion: run.ai/v1alpha1
 kind: Karta
@@ -137,16 +141,131 @@ spec:
       kind: {group: g.io, version: v1, kind: K}
       statusDefinition: {statusMappings: {}}
     childComponents:
-      - {name: a, ownerRef: r}
+      - {name: a, ownerRef: r, specDefinition: {podSpecPath: .spec.a}}
       - {name: b, ownerRef: r}
-      - {name: c, ownerRef: b}
+      - {name: c, ownerRef: b, specDefinition: {podSpecPath: .spec.c}}
+      - {name: d, ownerRef: b}
 )",
                                  "x");
   ASSERT_TRUE(r.ok());
   Workload w(r.definitions[0], Json("{}"));
   EXPECT_EQ(*w.SubtreeScale(0), 2);
   EXPECT_EQ(*w.SubtreeScale(2), 1);
+  EXPECT_EQ(*w.SubtreeScale(4), 0);
+}
+
+TEST(GangTest, LeafCountCountsTheInstancesOfAPodBearingLeaf) {
+  LoadResult r = LoadDefinitions(R"(apiVersion: run.ai/v1alpha1
+kind: Karta
+spec:
+  structureDefinition:
+    rootComponent:
+      name: r
+      kind: {group: g.io, version: v1, kind: K}
+      statusDefinition: {statusMappings: {}}
+    childComponents:
+      - name: job
+        ownerRef: r
+        instanceIdPath: .spec.jobs[].name
+        specDefinition:
+          podSpecPath: .spec.jobs[].spec
+        podSelector:
+          componentInstanceSelector:
+            idPath: '.metadata.labels["job"]'
+)",
+                                 "x");
+  ASSERT_TRUE(r.ok()) << r.errors[0].message;
+  Workload w(r.definitions[0],
+             Json(R"({"spec": {"jobs": [{"name": "x", "spec": {}}, {"name": "y", "spec": {}}]}})"));
+  EXPECT_EQ(*w.SubtreeScale(0), 2);
+  EXPECT_EQ(*w.SubtreeScale(1), 2);
+  EXPECT_EQ(*w.SubtreeScale(1, std::string("x")), 1);
+  Result<int32_t> missing = w.SubtreeScale(1, std::string("z"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "instance id z not found");
 }
 
 }  // namespace
+// A podGroups filter must yield exactly one non-empty result (upstream's PassesFilters): several
+// results or an empty one are errors, never "false"; any single result but true fails the filter.
+TEST(PodsTest, FiltersNeedExactlyOneResult) {
+  LoadResult r = LoadDefinitions(R"(apiVersion: run.ai/v1alpha1
+kind: Karta
+spec:
+  structureDefinition:
+    rootComponent:
+      name: r
+      kind: {group: g.io, version: v1, kind: K}
+      statusDefinition: {statusMappings: {}}
+      specDefinition:
+        podSpecPath: .spec.pod
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+        - name: g
+          members:
+            - componentName: r
+              filters:
+                - .metadata.labels.role
+)",
+                                 "x");
+  ASSERT_TRUE(r.ok()) << r.errors[0].message;
+  PodQuerier q(r.definitions[0]);
+  auto pod = [](std::string_view role) {
+    return Json(R"({"metadata": {"name": "p0", "labels": {"role": )" + std::string(role) + "}}}");
+  };
+  auto passing = q.PodGangGroup(pod("true"));
+  ASSERT_TRUE(passing.ok());
+  EXPECT_TRUE(passing->has_value());
+  auto failing = q.PodGangGroup(pod("false"));
+  ASSERT_TRUE(failing.ok());
+  EXPECT_FALSE(failing->has_value());
+  auto other = q.PodGangGroup(pod("\"yes\""));
+  ASSERT_TRUE(other.ok());
+  EXPECT_FALSE(other->has_value());
+  auto empty = q.PodGangGroup(pod("\"\""));
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().message,
+            "failed to evaluate filters for component r in group g: failed to evaluate filter "
+            "\".metadata.labels.role\": query result is empty ");
+
+  LoadResult multi = LoadDefinitions(std::string(R"(apiVersion: run.ai/v1alpha1
+kind: Karta
+spec:
+  structureDefinition:
+    rootComponent:
+      name: r
+      kind: {group: g.io, version: v1, kind: K}
+      statusDefinition: {statusMappings: {}}
+      specDefinition:
+        podSpecPath: .spec.pod
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+        - name: g
+          members:
+            - componentName: r
+              filters:
+                - .metadata.labels[] == "a"
+)"),
+                                     "x");
+  ASSERT_TRUE(multi.ok()) << multi.errors[0].message;
+  PodQuerier mq(multi.definitions[0]);
+  auto two = mq.PodGangGroup(Json(R"({"metadata": {"labels": {"x": "a", "y": "a"}}})"));
+  ASSERT_FALSE(two.ok());
+  EXPECT_EQ(two.error().message,
+            "failed to evaluate filters for component r in group g: failed to evaluate filter "
+            "\".metadata.labels[] == \\\"a\\\"\": expected single query result, got 2");
+}
+
+// A pod no component type selector matches is upstream's error, naming the pod.
+TEST(PodsTest, NoComponentFoundNamesThePod) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  Definition lws = Catalog("leaderworkerset-x-k8s-io-leaderworkerset-v1");
+  PodQuerier q(lws);
+  auto g = q.PodGangGroup(Json(R"({"metadata": {"name": "stray", "labels": {}}})"));
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error().message, "no component found for pod stray");
+}
+
 }  // namespace wmap
