@@ -39,17 +39,20 @@ Result<Value> RunUpdate(const std::string& update, const Value& object, const Va
 }
 
 // A runtime "invalid path" failure means the definition's path cannot be written (arithmetic,
-// `// literal` with the left side absent, values instead of paths): say so, keeping the cause.
+// `// literal` with the left side absent, values instead of paths). The message names the
+// definition field; the expression as run and the evaluator's message go to Error::detail.
 Result<Value> Writable(const Expression& path, Result<Value> result) {
   if (result.ok() || result.error().code != ErrorCode::kInvalidPath) {
     return result;
   }
-  Error e = MakeError(
-      "cannot update through '" + path.text + "' (" + path.field + "): " + result.error().message,
-      ErrorCode::kInvalidPath);
+  Error e = MakeError("cannot update through " + path.field +
+                          ": the expression yields values, not a jq path that can be written",
+                      ErrorCode::kInvalidPath);
+  e.field = path.field;
+  e.detail = "expression '" + path.text + "': " + result.error().message;
   e.hint =
-      "only jq paths can be written: .a.b, .a[], .a[0], select(...), and .a // .b when .a "
-      "exists";
+      "only jq paths can be written: .a.b, .a[], .a[0], select(...), getpath(p), and .a // .b "
+      "when .a exists";
   return e;
 }
 

@@ -202,11 +202,7 @@ const std::set<std::string>& ExpectedRefusals() {
       "apps-nvidia-com-nimcache-v1alpha1 priority-class",
       "apps-nvidia-com-nimcache-v1alpha1 scheduler-name",
       "apps-nvidia-com-nimservice-v1alpha1 node-selector",
-      "argoproj-io-workflow-v1alpha1 annotation",
-      "argoproj-io-workflow-v1alpha1 label",
       "argoproj-io-workflow-v1alpha1 node-selector",
-      "argoproj-io-workflow-v1alpha1 priority-class",
-      "argoproj-io-workflow-v1alpha1 scheduler-name",
       "kubevirt-io-virtualmachineinstance-v1 annotation",
       "kubevirt-io-virtualmachineinstance-v1 node-selector",
       "machinelearning-seldon-io-seldondeployment-v1 annotation",
@@ -447,6 +443,31 @@ spec:
   EXPECT_EQ(
       Paths(JsonPatch(own, r.object())),
       std::vector<std::string>{"/spec/rayClusterSpec/headGroupSpec/template/spec/schedulerName"});
+}
+
+TEST(MutateArgoWorkflowTest, HelloWorldGetsItsTemplateChanged) {
+  const Definition& d = BuiltIn("argoproj-io-workflow-v1alpha1");
+  Value wf = Yaml(R"(apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata: {generateName: hello-world-}
+spec:
+  entrypoint: hello-world
+  templates:
+    - name: hello-world
+      container:
+        image: busybox
+        command: [echo]
+        args: ["hello world"]
+)");
+  PodChanges changes;
+  changes.scheduler_name = "kai-scheduler";
+  changes.labels = {{"team", "ml"}};
+  MutateResult r = MutateWorkload(Workload(d, wf), {}, changes);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(
+      json::ToCompactString(JsonPatch(wf, r.object())),
+      R"([{"op":"add","path":"/spec/templates/0/schedulerName","value":"kai-scheduler"},)"
+      R"({"op":"add","path":"/spec/templates/0/metadata","value":{"labels":{"team":"ml"}}}])");
 }
 
 }  // namespace
