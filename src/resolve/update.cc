@@ -31,6 +31,13 @@ Result<Value> RunUpdate(const std::string& update, const Value& object, const Va
     return false;
   });
   if (error) {
+    if (error->user && error->value.is_string()) {
+      // The definition refuses the update in its own words (`error("...")` in a path): a valid
+      // request this workload cannot serve, told as the definition tells it.
+      Error e = MakeError(std::string(error->value.as_string()), ErrorCode::kUnsupported);
+      e.detail = "JQ execution error for expression '" + update + "': " + error->message;
+      return e;
+    }
     return MakeError("JQ execution error for expression '" + update + "': " + error->message,
                      error->code);
   }

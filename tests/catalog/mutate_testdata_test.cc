@@ -18,6 +18,7 @@
 
 #include "catalog_test_support.h"
 #include "wmap/catalog.h"
+#include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/mutate.h"
 #include "wmap/patch.h"
@@ -468,6 +469,49 @@ spec:
       json::ToCompactString(JsonPatch(wf, r.object())),
       R"([{"op":"add","path":"/spec/templates/0/schedulerName","value":"kai-scheduler"},)"
       R"({"op":"add","path":"/spec/templates/0/metadata","value":{"labels":{"team":"ml"}}}])");
+}
+
+// KubeRay's ValidateRayJobSpec: "the ClusterSelector mode doesn't support the suspend
+// operation". The definition refuses it in its own words; a RayJob with its own cluster suspends.
+TEST(RayJobSuspendTest, ClusterSelectorModeIsRefused) {
+  const Definition& d = BuiltIn("ray-io-rayjob-v1");
+  // The Karta copy refuses the same way, so upstream's library and KAI Scheduler's Karta
+  // fallback do too.
+  fs::path karta_file = CatalogDir() / "karta" / "ray-io-rayjob-v1.yaml";
+  LoadResult karta = LoadDefinitions(ReadFile(karta_file), karta_file.string());
+  ASSERT_TRUE(karta.ok() && karta.definitions.size() == 1);
+  for (const Definition* def : std::vector<const Definition*>{&d, &karta.definitions[0]}) {
+    Workload selector(*def, Yaml(R"(apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: eval}
+spec:
+  entrypoint: python eval.py
+  clusterSelector: {ray.io/cluster: shared}
+)"));
+    Result<Value> refused = selector.ApplySuspendActions(0);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, ErrorCode::kUnsupported);
+    EXPECT_EQ(refused.error().message,
+              "suspendActions[0]: a RayJob with spec.clusterSelector runs on an existing "
+              "RayCluster and cannot be suspended: KubeRay rejects spec.suspend in that mode");
+    // Resuming sets spec.suspend to false, which KubeRay accepts in every mode.
+    EXPECT_TRUE(selector.ApplyResumeActions(0).ok());
+  }
+  Workload own(d, Yaml(R"(apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: train}
+spec:
+  entrypoint: python train.py
+  clusterSelector: {}
+  rayClusterSpec:
+    headGroupSpec:
+      template:
+        spec:
+          containers: [{name: ray-head, image: rayproject/ray:2.46.0}]
+)"));
+  Result<Value> suspended = own.ApplySuspendActions(0);
+  ASSERT_TRUE(suspended.ok()) << suspended.error().message;
+  EXPECT_EQ(*suspended->find("spec")->find("suspend"), Value::Bool(true));
 }
 
 }  // namespace
