@@ -60,6 +60,9 @@ struct RunError {
   // budget message for kBudget, and for kHalt the value (raw string or JSON; empty for halt).
   std::string message;
   int exit_code = 5;  // for kHalt
+  // kRuntime raised by error/1 (the program's own error, `value` its argument), not by the
+  // evaluator.
+  bool user = false;
   // kEvaluation for kRuntime errors, except kInvalidPath when a path expression met a value
   // that is not a path (gojq's "invalid path ..."); kLimitExceeded for kBudget.
   ErrorCode code = ErrorCode::kEvaluation;

@@ -9,6 +9,10 @@
 // - Only the pod templates of the selected components and instances change; the other instances
 //   are written back with the values read from them, and a member that did not exist before and
 //   would only be created to hold null is not created.
+// - Only instances the object has change. An optional component the object leaves out (a whole
+//   pod template or pod spec that reads null, or a component with no instance) is skipped, never
+//   created, and the paths it lacks are no reason to refuse; naming it with --component is
+//   kNotFound.
 // - Applying the same changes twice gives the same object as applying them once (labels and
 //   selectors are set, tolerations are added only when no equal one is present).
 // - Nothing is thrown; every failure is a MutateError saying whether something named was not

@@ -64,6 +64,10 @@ struct Error {
   std::string hint;
   ErrorCode code = ErrorCode::kUnknown;
   std::string field = "";  // the field path the error is about ("spec.replicas"), "" if none
+  // The cause in full for those who debug it (a jq expression as run and the evaluator's
+  // message), "" if none; `message` says what failed without it, and front ends show it only
+  // when asked (mutate --verbose).
+  std::string detail = "";
 
   static Error Of(ErrorCode code, std::string message, std::string hint = "") {
     Error e;

@@ -75,9 +75,13 @@ std::optional<Error> ParseChanges(const MutateFlags& f, const std::vector<std::s
   return std::nullopt;
 }
 
-// The mutation's own code decides the exit status (not found 3, not writable 1...).
-Error MutateFailure(const SourceObject& workload, const MutateError& e) {
-  return WorkloadError(workload, e.code, e.message, e.hint);
+// The mutation's own code decides the exit status (not found 3, not writable 1...). The
+// error's detail (the jq expression as run and the evaluator's message) follows only with
+// --verbose.
+Error MutateFailure(const SourceObject& workload, const MutateError& e, bool verbose) {
+  std::string message = e.message;
+  if (verbose && !e.detail.empty()) message += "\ndetail: " + e.detail;
+  return WorkloadError(workload, e.code, std::move(message), e.hint);
 }
 
 }  // namespace
@@ -120,6 +124,8 @@ std::string MutateCommandHelp() {
          "      --definitions DIR      add the definitions of a folder to the built-in ones\n"
          "      --lenient              ignore unknown fields in definitions\n"
          "      --no-crd-defaults      do not default the condition field names\n"
+         "  -v, --verbose              on failure, also print the jq expression as run and the\n"
+         "                             evaluator's message\n"
          "  -h, --help                 show this help\n"
          "\n"
          "Examples:\n"
@@ -160,6 +166,7 @@ class MutateCommand : public WorkloadCommand {
     parser->Strings({"--node-selector"}, &f_.node_selectors);
     parser->Strings({"--toleration"}, &f_.tolerations);
     parser->Strings({"--image"}, &f_.images);
+    parser->Bool({"-v", "--verbose"}, &verbose_);
   }
 
   std::optional<Error> Validate() override {
@@ -176,7 +183,7 @@ class MutateCommand : public WorkloadCommand {
     for (const WorkloadGroup& g : inputs.split.workloads) {
       Workload workload(g.entry->definition, g.workload.value);
       MutateResult r = MutateWorkload(workload, scope_, changes_);
-      if (!r.ok()) return Fail(io, MutateFailure(g.workload, r.error()));
+      if (!r.ok()) return Fail(io, MutateFailure(g.workload, r.error(), verbose_));
       documents.push_back(OutputDocument(output, g.workload.value, r.object()));
     }
     WriteAll(io.out_fd, RenderDocuments(documents, output == "yaml" ? "yaml" : "json"));
@@ -187,6 +194,7 @@ class MutateCommand : public WorkloadCommand {
   MutateFlags f_;
   PodChanges changes_;
   MutateScope scope_;
+  bool verbose_ = false;
 };
 
 }  // namespace

@@ -87,7 +87,9 @@ class SuspendCommand : public WorkloadCommand {
       Result<Value> r = suspend_ ? workload.ApplySuspendActions(0) : workload.ApplyResumeActions(0);
       if (!r.ok()) {
         return Fail(
-            io, WorkloadError(g.workload, ErrorCode::kEvaluation,
+            io, WorkloadError(g.workload,
+                              r.error().code == ErrorCode::kUnsupported ? ErrorCode::kUnsupported
+                                                                        : ErrorCode::kEvaluation,
                               "definition " + d.name() + ": " + r.error().message, r.error().hint));
       }
       documents.push_back(OutputDocument(output, g.workload.value, *r));

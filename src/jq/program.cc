@@ -84,7 +84,8 @@ std::optional<RunError> Program::Run(const Value& input, const std::vector<Value
     case eval::Status::kError:
       error.kind = ErrorKind::kRuntime;
       error.value = rt.error_value();
-      error.message = (rt.error_is_user() ? "error: " : "") + ErrorText(error.value);
+      error.user = rt.error_is_user();
+      error.message = (error.user ? "error: " : "") + ErrorText(error.value);
       error.code = rt.error_is_invalid_path() ? ErrorCode::kInvalidPath : ErrorCode::kEvaluation;
       return error;
     case eval::Status::kBreak:

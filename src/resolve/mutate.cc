@@ -270,6 +270,28 @@ MutateError WriteFailure(const ComponentDefinition& c, const Error& cause) {
   return f;
 }
 
+// Which instances of a component the object has. A whole pod template or pod spec that reads
+// null is one the object leaves out (an optional component such as KServe's explainer, or a
+// RayJob's cluster when it selects an existing one): writing it would create a template that
+// holds nothing but the change. Every instance of fragments is present: a definition states an
+// optional fragmented component by giving it no instance (an instanceIdPath that yields
+// nothing), as it does for whole templates with `// empty`.
+Result<std::vector<bool>> PresentInstances(const Workload& w, size_t component, size_t count) {
+  const ComponentDefinition& c = w.definition().components()[component];
+  Result<std::optional<std::vector<Value>>> read = std::optional<std::vector<Value>>();
+  if (c.spec->pod_template_spec) {
+    read = w.PodTemplateSpecs(component);
+  } else if (c.spec->pod_spec) {
+    read = w.PodSpecs(component);
+  }
+  if (!read.ok()) return FailWith(ErrorCode::kEvaluation, "component " + c.name, read.error());
+  std::vector<bool> present(count, true);
+  if (*read) {
+    for (size_t i = 0; i < count && i < (*read)->size(); ++i) present[i] = !(**read)[i].is_null();
+  }
+  return present;
+}
+
 // Whole pod templates (podTemplateSpecPath).
 std::optional<MutateError> MutateTemplates(Run& run, size_t component,
                                            const std::vector<std::string>& ids,
@@ -590,9 +612,13 @@ MutateResult MutateWorkload(const Workload& workload, const MutateScope& scope,
     Workload current(d, run.object);
     Result<std::vector<std::string>> ids = current.InstanceIds(component);
     if (!ids.ok()) return FailWith(ErrorCode::kEvaluation, "component " + c.name, ids.error());
-    std::vector<bool> selected(ids->size(), true);
+    Result<std::vector<bool>> present = PresentInstances(current, component, ids->size());
+    if (!present.ok()) return present.error();
+    // Only instances the object has are changed; an absent one is skipped, never created.
+    std::vector<bool> selected = *present;
     bool any = false;
     for (size_t i = 0; i < ids->size(); ++i) {
+      if (!(*present)[i]) continue;
       if (!(*ids)[i].empty()) run.instances_seen.insert(c.name + "/" + (*ids)[i]);
       if (scope.instance) selected[i] = (*ids)[i] == *scope.instance;
       any = any || selected[i];
@@ -608,6 +634,13 @@ MutateResult MutateWorkload(const Workload& workload, const MutateScope& scope,
       error = MutateFragments(run, component, *ids, selected);
     }
     if (error) return *error;
+  }
+  if (scope.component && !scope.instance && !run.instance_found) {
+    return Fail(ErrorCode::kNotFound,
+                "component " + *scope.component + " of definition " + d.name() +
+                    " is not in the object: it has no pod template there",
+                "the component is optional and the object leaves it out; leave out --component "
+                "to change every component the object has");
   }
   if (scope.instance && !run.instance_found) {
     std::vector<std::string> seen(run.instances_seen.begin(), run.instances_seen.end());

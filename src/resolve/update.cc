@@ -31,6 +31,13 @@ Result<Value> RunUpdate(const std::string& update, const Value& object, const Va
     return false;
   });
   if (error) {
+    if (error->user && error->value.is_string()) {
+      // The definition refuses the update in its own words (`error("...")` in a path): a valid
+      // request this workload cannot serve, told as the definition tells it.
+      Error e = MakeError(std::string(error->value.as_string()), ErrorCode::kUnsupported);
+      e.detail = "JQ execution error for expression '" + update + "': " + error->message;
+      return e;
+    }
     return MakeError("JQ execution error for expression '" + update + "': " + error->message,
                      error->code);
   }
@@ -39,17 +46,20 @@ Result<Value> RunUpdate(const std::string& update, const Value& object, const Va
 }
 
 // A runtime "invalid path" failure means the definition's path cannot be written (arithmetic,
-// `// literal` with the left side absent, values instead of paths): say so, keeping the cause.
+// `// literal` with the left side absent, values instead of paths). The message names the
+// definition field; the expression as run and the evaluator's message go to Error::detail.
 Result<Value> Writable(const Expression& path, Result<Value> result) {
   if (result.ok() || result.error().code != ErrorCode::kInvalidPath) {
     return result;
   }
-  Error e = MakeError(
-      "cannot update through '" + path.text + "' (" + path.field + "): " + result.error().message,
-      ErrorCode::kInvalidPath);
+  Error e = MakeError("cannot update through " + path.field +
+                          ": the expression yields values, not a jq path that can be written",
+                      ErrorCode::kInvalidPath);
+  e.field = path.field;
+  e.detail = "expression '" + path.text + "': " + result.error().message;
   e.hint =
-      "only jq paths can be written: .a.b, .a[], .a[0], select(...), and .a // .b when .a "
-      "exists";
+      "only jq paths can be written: .a.b, .a[], .a[0], select(...), getpath(p), and .a // .b "
+      "when .a exists";
   return e;
 }
 

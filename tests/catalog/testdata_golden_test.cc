@@ -227,7 +227,13 @@ FileOutcome Evaluate(const Definition& d, const Value& object, const std::vector
   if (d.root().suspend) {
     auto suspended = w.ApplySuspendActions(0);
     auto resumed = w.ApplyResumeActions(0);
-    errors.Check(suspended, "suspend actions");
+    // A definition may refuse to suspend a workload its controller cannot suspend (a RayJob on
+    // an existing cluster): shown in the view, not an evaluation error.
+    if (!suspended.ok() && suspended.error().code == ErrorCode::kUnsupported) {
+      view.set("suspendRefused", Value::String(suspended.error().message));
+    } else {
+      errors.Check(suspended, "suspend actions");
+    }
     errors.Check(resumed, "resume actions");
   }
   auto tree = BuildTree(d, object, children, pods);

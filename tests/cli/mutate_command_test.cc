@@ -96,6 +96,10 @@ INSTANTIATE_TEST_SUITE_P(
         GoldenCase{"computed-path-not-writable",
                    {"-f", kData + "assembled.yaml", "--definition",
                     kData + "computed-definition.yaml", "--scheduler-name", "kai-scheduler"}},
+        GoldenCase{
+            "computed-path-not-writable-verbose",
+            {"-f", kData + "assembled.yaml", "--definition", kData + "computed-definition.yaml",
+             "--scheduler-name", "kai-scheduler", "--verbose"}},
         GoldenCase{"component-not-found",
                    {"-f", kExample, "--component", "workers", "--scheduler-name", "s"}},
         GoldenCase{

@@ -472,11 +472,12 @@ spec:
   MutateResult r = Mutate(w, changes);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kNotWritable);
-  EXPECT_EQ(
-      r.error().message.rfind(
-          "component root: cannot update through '{metadata: .spec.meta, spec: .spec.pod}'", 0),
-      0u)
-      << r.error().message;
+  EXPECT_EQ(r.error().message,
+            "component root: cannot update through "
+            "spec.structureDefinition.rootComponent.specDefinition.podTemplateSpecPath: the "
+            "expression yields values, not a jq path that can be written");
+  EXPECT_EQ(r.error().detail.rfind("expression '{metadata: .spec.meta, spec: .spec.pod}': ", 0), 0u)
+      << r.error().detail;
   EXPECT_FALSE(r.error().hint.empty());
 }
 

@@ -67,14 +67,20 @@ TEST(UpdateTest, NonWritablePathsAreRefused) {
   Workload w(Catalog("jobset-x-k8s-io-jobset-v1alpha2"), Json(kJobSet));
   Result<Value> updated = w.UpdateReplicas(1, {{"leader", 1}, {"workers", 3}});
   ASSERT_FALSE(updated.ok());
-  const std::string& message = updated.error().message;
-  EXPECT_EQ(message.rfind("cannot update through '.spec.replicatedJobs[] | .replicas * "
-                          ".template.spec.parallelism' (spec.structureDefinition."
-                          "childComponents[0].scaleDefinition.replicasPath): ",
-                          0),
+  // The message names the field; the expression and the evaluator's words are the detail.
+  EXPECT_EQ(updated.error().message,
+            "cannot update through spec.structureDefinition.childComponents[0].scaleDefinition."
+            "replicasPath: the expression yields values, not a jq path that can be written");
+  EXPECT_EQ(updated.error().code, ErrorCode::kInvalidPath);
+  EXPECT_EQ(updated.error().field,
+            "spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath");
+  const std::string& detail = updated.error().detail;
+  EXPECT_EQ(detail.rfind("expression '.spec.replicatedJobs[] | .replicas * "
+                         ".template.spec.parallelism': JQ execution error for expression ",
+                         0),
             0u)
-      << message;
-  EXPECT_NE(message.find("invalid path against: "), std::string::npos) << message;
+      << detail;
+  EXPECT_NE(detail.find("invalid path against: "), std::string::npos) << detail;
   EXPECT_FALSE(updated.error().hint.empty());
 }
 
@@ -90,8 +96,8 @@ TEST(UpdateTest, AlternativeWithLiteralIsWritableOnlyWhenTheLeftExists) {
   Workload absent(lws, Json(R"({"spec": {"leaderWorkerTemplate": {"size": 3}}})"));
   Result<Value> refused = absent.UpdateReplicas(leader, {{"", 5}});
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.error().message.find("invalid path against: number (1)"), std::string::npos)
-      << refused.error().message;
+  EXPECT_NE(refused.error().detail.find("invalid path against: number (1)"), std::string::npos)
+      << refused.error().detail;
 }
 
 TEST(UpdateTest, ZipCountMismatch) {
