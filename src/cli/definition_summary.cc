@@ -105,7 +105,7 @@ std::string StatusList(const StatusDefinition& s) {
     if (!out.empty()) out += ", ";
     out += ResourceStatusName(r);
   }
-  return out;
+  return out.empty() ? "–" : out;
 }
 
 std::string TopologyText(const std::optional<Topology>& t) {
@@ -220,7 +220,8 @@ std::string DescribeDefinition(const CatalogEntry& entry) {
   }
   const ComponentDefinition& root = d.root();
   if (root.status) {
-    out += "Statuses:\n";
+    out += view::MappedStatuses(*root.status).empty() ? "Statuses:    none mapped (Undefined)\n"
+                                                      : "Statuses:\n";
     for (ResourceStatus status : view::MappedStatuses(*root.status)) {
       const StatusMapping& m = MappingOf(*root.status, status);
       for (const StatusMatcher& matcher : m.matchers) {
@@ -264,7 +265,9 @@ std::string DefinitionMarkdown(const CatalogEntry& entry) {
   }
   out += "\n";
   const ComponentDefinition& root = d.root();
-  if (root.status) {
+  if (root.status && view::MappedStatuses(*root.status).empty()) {
+    out += "Status: none mapped; every object reads as Undefined.\n\n";
+  } else if (root.status) {
     out += "Status:\n\n";
     for (ResourceStatus status : view::MappedStatuses(*root.status)) {
       const StatusMapping& m = MappingOf(*root.status, status);

@@ -20,8 +20,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Child objects whose CRDs are not among the shared schemas: Knative's Service controller creates
-// a Configuration and Revisions, and only the Service CRD is published there.
+// Kinds whose schemas are not among the shared schemas: Knative's Service controller creates a
+// Configuration and Revisions, and only the Service CRD is published there; batch/v1beta1, removed
+// in Kubernetes 1.25, has no OpenAPI document there; of Argo's CRDs only Workflow and
+// CronWorkflow are there (a WorkflowTemplate's spec is the WorkflowSpec they hold).
 struct KindWithoutSchema {
   std::string_view api_version;
   std::string_view kind;
@@ -29,6 +31,8 @@ struct KindWithoutSchema {
 constexpr KindWithoutSchema kKindsWithoutSchema[] = {
     {"serving.knative.dev/v1", "Configuration"},
     {"serving.knative.dev/v1", "Revision"},
+    {"batch/v1beta1", "CronJob"},
+    {"argoproj.io/v1alpha1", "WorkflowTemplate"},
 };
 
 bool KnownWithoutSchema(const Value& object) {
