@@ -234,8 +234,9 @@ const std::set<std::string>& ExpectedRefusals() {
       "trainer-kubeflow-org-trainjob-v1alpha1 node-selector",
       "trainer-kubeflow-org-trainjob-v1alpha1 priority-class",
       "trainer-kubeflow-org-trainjob-v1alpha1 scheduler-name",
-      // A podSpecPath without a metadataPath (KServe's transformer and explainer, the
-      // LLMInferenceService templates), or metadata read through a computed object.
+      // A podSpecPath without a metadataPath (the LLMInferenceService templates), metadata
+      // read through a computed object, or no metadata of its own (KServe's workerSpec takes
+      // the predictor's).
       "grove-io-podcliqueset-v1alpha1 annotation",
       "grove-io-podcliqueset-v1alpha1 label",
       "serving-kserve-io-inferenceservice-v1beta1 annotation",
