@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog_test_support.h"
@@ -20,6 +21,27 @@ namespace {
 namespace fs = std::filesystem;
 using test_support::CatalogDir;
 using test_support::ReadFile;
+
+// Where the built-in catalog answers differently from upstream's catalog on purpose: the file,
+// the recorded state and ours.
+struct DeliberateDifference {
+  std::string_view file;
+  std::string_view recorded;
+  std::string_view ours;
+};
+// A DynamoGraphDeployment v1alpha1 whose controller has not reported a state yet is
+// Initializing, as v1beta1 and the other kinds say (upstream leaves it Undefined).
+constexpr DeliberateDifference kDeliberate[] = {
+    {"dynamo-v1.34.0-nvidia-com-dynamographdeployment-v1alpha1-running.yaml", "Undefined",
+     "Initializing"},
+};
+
+std::string ExpectedState(const std::string& file, const std::string& recorded) {
+  for (const DeliberateDifference& d : kDeliberate) {
+    if (d.file == file && d.recorded == recorded) return std::string(d.ours);
+  }
+  return recorded;
+}
 
 TEST(RecordedFrames, ReplayThroughTheBuiltInCatalog) {
   WMAP_NEEDS_SHARED("conformance/upstream");
@@ -40,14 +62,15 @@ TEST(RecordedFrames, ReplayThroughTheBuiltInCatalog) {
     size_t index = 0;
     for (const Value& event : doc->find("events")->items()) {
       if (event.find("kind")->as_string() != "STATE") continue;
-      const std::string state(event.find("state")->as_string());
+      const std::string recorded(event.find("state")->as_string());
+      const std::string state = ExpectedState(file.filename().string(), recorded);
       Workload w(loaded.definitions[0], *event.find("object"));
       Result<std::optional<WorkloadStatus>> status = w.Status();
       ASSERT_TRUE(status.ok()) << file.filename() << "#" << index << ": " << status.error().message;
       std::vector<std::string> matched;
       for (ResourceStatus s : (*status)->matched) matched.emplace_back(ResourceStatusName(s));
       EXPECT_NE(std::find(matched.begin(), matched.end(), state), matched.end())
-          << file.filename().string() << " STATE frame #" << index << ": recorded " << state
+          << file.filename().string() << " STATE frame #" << index << ": recorded " << recorded << ", expected " << state
           << ", matched " << testing::PrintToString(matched);
       ++index;
       ++frames;
