@@ -164,6 +164,12 @@ std::string TextDocument(const Value& doc) {
   if (form == "podGroups" && gangs->size() == 0) {
     out += "\nGive the workload's pods (-f) to see the pod groups their labels form.\n";
   }
+  if (form == "gangs" && gangs->size() == 0) {
+    out +=
+        "\nThe definition's gangs plan no pod group for this object: it does not meet the "
+        "conditions their expressions state ('wmap definitions " +
+        Field(doc, "definition") + " -o yaml' shows them), so its pods are not gang-scheduled.\n";
+  }
   return out + PodsText(*doc.find("pods"));
 }
 
@@ -330,7 +336,9 @@ class GangCommand : public WorkloadCommand {
         return Fail(
             io, WorkloadError(g.workload, ErrorCode::kEvaluation, objects.error().message, hint));
       }
-      if (plans->gangs.empty()) WarnNothingPlanned(io, g);
+      if (plans->gangs.empty())
+        objects->warnings.insert(objects->warnings.begin(), NothingPlanned(g));
+      // Every warning goes to stderr and into the document's warnings.
       for (const std::string& warning : objects->warnings) {
         Warn(io, std::string(g.workload.Name()) + ": " + warning);
       }
@@ -342,12 +350,18 @@ class GangCommand : public WorkloadCommand {
     return kExitOk;
   }
 
-  void WarnNothingPlanned(const CommandIo& io, const WorkloadGroup& g) const {
-    const bool by_pods = view::GangFormName(g.entry->definition) == "podGroups";
-    Warn(io, std::string(g.workload.Kind()) + " " + std::string(g.workload.Name()) +
-                 (by_pods ? ": the definition's podGroups form makes groups from the pods' "
-                            "labels, and no pod of the workload was given (add its pods with -f)"
-                          : ": the definition has no gang instructions, so nothing is emitted"));
+  static std::string NothingPlanned(const WorkloadGroup& g) {
+    std::string_view form = view::GangFormName(g.entry->definition);
+    if (form == "podGroups") {
+      return "the definition's podGroups form makes groups from the pods' labels, and no pod of "
+             "the workload was given (add its pods with -f)";
+    }
+    if (form == "gangs") {
+      return "the definition's gangs plan no pod group for this object: it does not meet the "
+             "conditions their expressions state ('wmap definitions " +
+             g.entry->definition.name() + " -o yaml' shows them), so nothing is emitted";
+    }
+    return "the definition has no gang instructions, so nothing is emitted";
   }
 
   std::string for_scheduler_;

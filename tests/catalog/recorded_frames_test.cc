@@ -70,8 +70,8 @@ TEST(RecordedFrames, ReplayThroughTheBuiltInCatalog) {
       std::vector<std::string> matched;
       for (ResourceStatus s : (*status)->matched) matched.emplace_back(ResourceStatusName(s));
       EXPECT_NE(std::find(matched.begin(), matched.end(), state), matched.end())
-          << file.filename().string() << " STATE frame #" << index << ": recorded " << recorded << ", expected " << state
-          << ", matched " << testing::PrintToString(matched);
+          << file.filename().string() << " STATE frame #" << index << ": recorded " << recorded
+          << ", expected " << state << ", matched " << testing::PrintToString(matched);
       ++index;
       ++frames;
     }

@@ -69,6 +69,14 @@ INSTANTIATE_TEST_SUITE_P(
         GoldenCase{"gangs-form-jobset-json",
                    {"-f", kData + "jobset-workload.yaml", "--definition",
                     "tests/resolve/testdata/gangs/jobset.yaml", "-o", "json"}},
+        // Nothing planned: the reason in the text, and in the document's warnings as on stderr.
+        GoldenCase{"dynamo-without-grove-text", {"-f", kData + "dynamo-without-grove.yaml"}},
+        GoldenCase{"for-kai-dynamo-without-grove-yaml",
+                   {"--for", "kai", "-f", kData + "dynamo-without-grove.yaml"}},
+        GoldenCase{"for-kueue-podgroups-without-pods-yaml",
+                   {"--for", "kueue", "-f",
+                    "catalog/testdata/trainer-kubeflow-org-trainjob-v1alpha1/"
+                    "initializing-no-initializers.yaml"}},
         GoldenCase{"for-kai-lws-yaml",
                    {"--for", "kai", "-f", kData + "lws-workload.yaml", "--definition",
                     "tests/resolve/testdata/gangs/lws.yaml"}},
