@@ -166,8 +166,8 @@ std::string TextDocument(const Value& doc) {
   }
   if (form == "gangs" && gangs->size() == 0) {
     out +=
-        "\nThe definition's gangs plan no pod group for this object: it does not meet the "
-        "conditions their expressions state ('wmap definitions " +
+        "\nThe definition's gangs plan no pod group for this object: it does not meet their "
+        "conditions, or their subgroups hold none of its pods ('wmap definitions " +
         Field(doc, "definition") + " -o yaml' shows them), so its pods are not gang-scheduled.\n";
   }
   return out + PodsText(*doc.find("pods"));
@@ -357,8 +357,8 @@ class GangCommand : public WorkloadCommand {
              "the workload was given (add its pods with -f)";
     }
     if (form == "gangs") {
-      return "the definition's gangs plan no pod group for this object: it does not meet the "
-             "conditions their expressions state ('wmap definitions " +
+      return "the definition's gangs plan no pod group for this object: it does not meet their "
+             "conditions, or their subgroups hold none of its pods ('wmap definitions " +
              g.entry->definition.name() + " -o yaml' shows them), so nothing is emitted";
     }
     return "the definition has no gang instructions, so nothing is emitted";

@@ -130,6 +130,13 @@ std::optional<Error> GangFormPlanner::BuildGang(size_t index, const GangDefiniti
   if (!pods.ok()) return pods.error();
   plan.pods = *pods;
   plan.resources = full->requests;
+  // A gang whose subgroups hold no pod (a RayJob on an existing cluster, whose head and workers
+  // are not its own) has nothing to schedule together: it is not planned.
+  if (!top.empty()) {
+    int64_t covered = 0;
+    for (size_t t : top) covered += plan.sub_groups[t].pods;
+    if (covered == 0) return std::nullopt;
+  }
 
   int32_t min_sub_group = static_cast<int32_t>(top.size());
   if (g.min_sub_group) {
