@@ -16,6 +16,14 @@ Value TopologyConstraint(const Topology& t) {
   return v;
 }
 
+// The value of a label of the workload object ("" when absent).
+std::string WorkloadLabel(const EmitContext& c, std::string_view key) {
+  const Value* meta = c.workload.object().find("metadata");
+  const Value* labels = meta ? meta->find("labels") : nullptr;
+  const Value* v = labels ? labels->find(key) : nullptr;
+  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
 }  // namespace
 
 Result<SchedulerObjects> EmitKai(const EmitContext& c) {
@@ -32,10 +40,23 @@ Result<SchedulerObjects> EmitKai(const EmitContext& c) {
       return e;
     }
     Value spec = Value::EmptyObject();
-    // The CRD requires minMember >= 1: a gang defined by its subgroups leaves it out.
-    if (g.min_member > 0) spec.set("minMember", Value::Int(g.min_member));
-    if (g.min_sub_group > 0) spec.set("minSubGroup", Value::Int(g.min_sub_group));
-    if (!g.queue.empty()) spec.set("queue", Value::String(g.queue));
+    // KAI's webhook refuses minMember beside minSubGroup: a gang with subgroups is defined by
+    // how many of them it needs, one without by its pods. The CRD wants both >= 1.
+    if (!g.sub_groups.empty() && g.min_sub_group > 0) {
+      spec.set("minSubGroup", Value::Int(g.min_sub_group));
+    } else if (g.min_member > 0) {
+      spec.set("minMember", Value::Int(g.min_member));
+    }
+    std::string queue = g.queue.empty() ? WorkloadLabel(c, "kai.scheduler/queue") : g.queue;
+    if (!queue.empty()) {
+      spec.set("queue", Value::String(queue));
+    } else {
+      // For a PodGroup it did not make, KAI reads the queue from spec.queue only.
+      out.warnings.push_back("gang " + g.name +
+                             ": no queue (the definition gives none and the workload has no "
+                             "kai.scheduler/queue label); KAI places the PodGroup in its default "
+                             "queue");
+    }
     if (!g.priority_class_name.empty()) {
       spec.set("priorityClassName", Value::String(g.priority_class_name));
     }
@@ -64,6 +85,8 @@ Result<SchedulerObjects> EmitKai(const EmitContext& c) {
   for (const PodGangAssignment& p : c.plans.pods) {
     if (p.gang.empty()) continue;
     patches.Annotate(p.pod, "pod-group-name", p.gang);
+    // Without it KAI's pod grouper replaces the group and subgroup with its own.
+    patches.Annotate(p.pod, "kai.scheduler/skip-podgrouper", "true");
     if (!p.sub_group.empty()) {
       patches.Label(p.pod, "kai.scheduler/subgroup-name", DnsLabel(p.sub_group));
     }

@@ -1,7 +1,9 @@
 // The built-in catalog's gangs against KAI Scheduler's native pod-grouper plugins: for each type
 // KAI has a plugin for, the PodGroup `wmap gang --for kai` emits for a workload has the name
 // scheme, minMember, subgroup tree and subgroup minimums that the plugin gives the same workload,
-// and every pod joins the subgroup the plugin would put it in. The expected PodGroups are
+// and every pod joins the subgroup the plugin would put it in. One difference on purpose: where a
+// plugin gives the root both minMember and minSubGroup, which KAI's PodGroup webhook refuses,
+// the root has minSubGroup only. The expected PodGroups are
 // written out by hand from the plugins' behaviour (JobSet: parent per replicatedJob, leaf per
 // Job index; LeaderWorkerSet: one PodGroup per group; Ray: headgroup plus one per worker group;
 // PyTorch: master and worker; MPI, TensorFlow, XGBoost and JAX: one flat group; Notebook and
@@ -132,7 +134,6 @@ metadata: {name: train-driver-0-0-fghij, labels: {jobset.sigs.k8s.io/replicatedj
   // with minSubGroup = its replicas; leaves <rj>-replica-<index> with minMember = parallelism.
   EXPECT_EQ(Name(r.pod_groups[0]), "pg-train-0b5e-js");
   ExpectSpec(r.pod_groups[0], R"(
-minMember: 7
 minSubGroup: 2
 subGroups:
   - {name: driver, minSubGroup: 1}
@@ -165,7 +166,6 @@ spec:
   ASSERT_EQ(r.pod_groups.size(), 1u);
   // One replicatedJob suffices: the smallest one (a: 1 Job of 1 pod) sets minMember.
   ExpectSpec(r.pod_groups[0], R"(
-minMember: 1
 minSubGroup: 1
 subGroups:
   - {name: a, minSubGroup: 1}
@@ -207,7 +207,6 @@ metadata:
   for (int i = 0; i < 2; ++i) {
     EXPECT_EQ(Name(r.pod_groups[i]), "pg-vllm-9c1d-lws-group-" + std::to_string(i));
     ExpectSpec(r.pod_groups[i], R"(
-minMember: 4
 minSubGroup: 2
 subGroups:
   - {name: leader, minMember: 1}
@@ -248,7 +247,6 @@ metadata: {name: rc-tpu-worker-y, labels: {ray.io/node-type: worker, ray.io/grou
   ASSERT_EQ(r.pod_groups.size(), 1u);
   EXPECT_EQ(Name(r.pod_groups[0]), "pg-rc-77aa-rc");
   ExpectSpec(r.pod_groups[0], R"(
-minMember: 10
 minSubGroup: 3
 priorityClassName: inference
 subGroups:
@@ -272,7 +270,6 @@ spec:
 )");
   ASSERT_EQ(fixed.pod_groups.size(), 1u);
   ExpectSpec(fixed.pod_groups[0], R"(
-minMember: 13
 minSubGroup: 3
 subGroups:
   - {name: headgroup, minMember: 1}
@@ -302,7 +299,6 @@ metadata: {name: bert-master-0, labels: {training.kubeflow.org/replica-type: mas
   ASSERT_EQ(r.pod_groups.size(), 1u);
   EXPECT_EQ(Name(r.pod_groups[0]), "pg-bert-31ab-pt");
   ExpectSpec(r.pod_groups[0], R"(
-minMember: 5
 minSubGroup: 2
 queue: team-a
 priorityClassName: high
@@ -329,7 +325,6 @@ spec:
 )");
   ASSERT_EQ(elastic.pod_groups.size(), 1u);
   ExpectSpec(elastic.pod_groups[0], R"(
-minMember: 3
 minSubGroup: 2
 subGroups:
   - {name: master, minMember: 1}
@@ -348,7 +343,6 @@ spec:
 )");
   ASSERT_EQ(workers_only.pod_groups.size(), 1u);
   ExpectSpec(workers_only.pod_groups[0], R"(
-minMember: 2
 minSubGroup: 1
 subGroups:
   - {name: worker, minMember: 2}
@@ -557,7 +551,6 @@ TEST(KaiCatalogParity, RayJobAndRayServiceGroupTheirRayCluster) {
          template: {spec: {containers: [{name: w, image: ray}]}}}
 )";
   const std::string want = R"(
-minMember: 3
 minSubGroup: 2
 priorityClassName: batch
 subGroups:

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <string>
 
 #include "scheduling_test_support.h"
@@ -169,11 +170,47 @@ TEST_F(SchedulerObjectsTest, KaiPodGroupKeepsTheSubgroupTree) {
             R"("topology":"gpu-topology"}})");
   ASSERT_EQ(out.pod_patches.size(), 2u);  // the stray pod joins nothing
   EXPECT_EQ(json::ToCompactString(out.pod_patches[1]),
-            R"({"metadata":{"annotations":{"pod-group-name":)"
-            R"("pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f"},)"
+            R"({"metadata":{"annotations":{"kai.scheduler/skip-podgrouper":"true",)"
+            R"("pod-group-name":"pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f"},)"
             R"("labels":{"kai.scheduler/subgroup-name":"workers-replica-1"},)"
             R"("name":"train-workers-1-2-fghij","namespace":"ml"}})");
-  EXPECT_TRUE(out.warnings.empty());
+  // No queue: the definition's gang gives none and the workload has no kai.scheduler/queue.
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_NE(out.warnings[0].find("no queue"), std::string::npos) << out.warnings[0];
+}
+
+// KAI's admission rules (scheduler-rules.md, section 1) as checks on every catalog gang plan:
+// the root never has minMember beside minSubGroup, a leaf has minMember only, a parent
+// minSubGroup only, and every pod patch carries skip-podgrouper "true" beside pod-group-name.
+TEST_F(SchedulerObjectsTest, KaiObjectsFollowTheWebhookRules) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
+  SchedulerObjects out = Build(Scheduler::kKai);
+  for (const Value& pg : out.objects) {
+    const Value& spec = *pg.find("spec");
+    EXPECT_FALSE(spec.find("minMember") != nullptr && spec.find("minSubGroup") != nullptr)
+        << json::ToString(spec);
+    std::set<std::string> parents;
+    if (const Value* subs = spec.find("subGroups")) {
+      for (const Value& s : subs->items()) {
+        if (const Value* p = s.find("parent")) parents.insert(std::string(p->as_string()));
+      }
+      for (const Value& s : subs->items()) {
+        bool parent = parents.count(std::string(s.find("name")->as_string())) > 0;
+        EXPECT_EQ(s.find("minMember") != nullptr, !parent) << json::ToString(s);
+        EXPECT_EQ(s.find("minSubGroup") != nullptr, parent) << json::ToString(s);
+      }
+    }
+  }
+  ASSERT_FALSE(out.pod_patches.empty());
+  for (const Value& patch : out.pod_patches) {
+    const Value* annotations = patch.find("metadata")->find("annotations");
+    ASSERT_NE(annotations, nullptr);
+    EXPECT_NE(annotations->find("pod-group-name"), nullptr);
+    const Value* skip = annotations->find("kai.scheduler/skip-podgrouper");
+    ASSERT_NE(skip, nullptr);
+    EXPECT_EQ(*skip, Value::String("true"));
+  }
 }
 
 TEST_F(SchedulerObjectsTest, KaiRefusesAnUnknownPreemptibility) {
