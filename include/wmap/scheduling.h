@@ -13,9 +13,11 @@
 //                 minCount when smaller, pod template); at most 8 podSets. Pods: the plain
 //                 pod-group label and annotations (kueue.x-k8s.io/pod-group-name,
 //                 pod-group-total-count, queue-name).
-//   k8s-workload  scheduling.k8s.io/v1alpha1 Workload (KEP-4671): one pod group per gang of the
-//                 definition, gang policy minCount; gangs made per instance share the pod group
-//                 and are told apart by podGroupReplicaKey. Pods: spec.workloadRef.
+//   k8s-workload  scheduling.k8s.io/v1beta1 Workload (KEP-4671, Kubernetes 1.37): a pod group
+//                 template per gang of the definition (gangs made per instance share it), and
+//                 a PodGroup per planned gang naming its template (gang policy minCount).
+//                 Subgroups are flattened and topology left out, with warnings. Pods name their
+//                 group in spec.schedulingGroup, which only their template can set: no patch.
 //
 // Every object carries the workload's namespace and, when the workload has a uid, a controller
 // ownerReference to it. Pod changes are JSON merge patches (`kubectl patch --type merge`).

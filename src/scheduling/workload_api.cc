@@ -1,4 +1,12 @@
-// The Kubernetes Workload API (KEP-4671): one scheduling.k8s.io/v1alpha1 Workload per workload.
+// The Kubernetes Workload API (KEP-4671, scheduling.k8s.io/v1beta1 as Kubernetes 1.37 serves
+// it): one Workload per workload with a pod group template per gang of the definition, and one
+// PodGroup per planned gang (the scheduler reads only PodGroups).
+//
+// Invariants: template names are DNS labels unique in the Workload; every PodGroup names a
+// template of its Workload; every template and PodGroup carries exactly one of the basic and
+// gang policies (gang when the gang needs more than one pod). What the API cannot hold is
+// dropped with a warning: subgroup trees (v1beta1 PodGroups have none) and topology (its
+// constraint is forbidden unless the TopologyAwareWorkloadScheduling gate is on).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -6,67 +14,141 @@
 #include "scheduling/emit_context.h"
 
 namespace wmap::scheduling {
+namespace {
+
+constexpr std::string_view kApiVersion = "scheduling.k8s.io/v1beta1";
+
+Value Policy(int64_t min_pods) {
+  return min_pods > 1
+             ? Value::Object({{"gang", Value::Object({{"minCount", Value::Int(min_pods)}})}})
+             : Value::Object({{"basic", Value::EmptyObject()}});
+}
+
+std::string TemplateName(const GangPlan& g) {
+  return DnsLabel(g.definition_gang.empty() ? g.name : g.definition_gang);
+}
+
+// PodGroup names are DNS subdomains; a gang's planned name already is one, lowered as a label
+// would be when it is not.
+std::string PodGroupName(const GangPlan& g) {
+  std::string name = DnsLabel(g.name);
+  return name.empty() ? std::string("pod-group") : name;
+}
+
+struct Template {
+  std::string name;
+  int64_t min_pods = 0;
+  std::string priority_class_name;
+};
+
+// One template per definition gang; gangs made per instance share it (the largest minimum).
+std::vector<Template> Templates(const GangPlans& plans, std::vector<std::string>* warnings) {
+  std::vector<Template> templates;
+  std::map<std::string, size_t> index;
+  for (const GangPlan& g : plans.gangs) {
+    const std::string name = TemplateName(g);
+    const int64_t min = EffectiveMinPods(g);
+    auto [it, inserted] = index.emplace(name, templates.size());
+    if (inserted) {
+      templates.push_back({name, min, g.priority_class_name});
+      continue;
+    }
+    Template& t = templates[it->second];
+    if (t.min_pods != min) {
+      warnings->push_back("pod group template " + name +
+                          ": its gangs need different minimums; the template keeps the largest, "
+                          "each PodGroup its own");
+    }
+    t.min_pods = std::max(t.min_pods, min);
+  }
+  // All templates of a Workload must carry the same priority class.
+  for (Template& t : templates) {
+    if (t.priority_class_name != templates.front().priority_class_name) {
+      warnings->push_back("pod group template " + t.name + ": priority class \"" +
+                          t.priority_class_name + "\" differs from \"" +
+                          templates.front().priority_class_name +
+                          "\"; a Workload's templates must agree, the first is used");
+      t.priority_class_name = templates.front().priority_class_name;
+    }
+  }
+  return templates;
+}
+
+void WarnLosses(const GangPlan& g, std::vector<std::string>* warnings) {
+  if (!g.sub_groups.empty()) {
+    warnings->push_back("gang " + g.name +
+                        ": its subgroups are flattened into one PodGroup (v1beta1 PodGroups have "
+                        "none), so their own minimums are not enforced");
+  }
+  bool topology = g.topology.has_value();
+  for (const SubGroupPlan& s : g.sub_groups) topology = topology || s.topology.has_value();
+  if (topology) {
+    warnings->push_back("gang " + g.name +
+                        ": topology left out (schedulingConstraints needs the "
+                        "TopologyAwareWorkloadScheduling feature gate and cannot be added later)");
+  }
+}
+
+}  // namespace
 
 Result<SchedulerObjects> EmitWorkloadApi(const EmitContext& c) {
   SchedulerObjects out;
-  // One pod group per gang of the definition; gangs made per instance share it and pods tell
-  // them apart with podGroupReplicaKey.
-  Value groups = Value::EmptyArray();
-  std::set<std::string> seen;
-  std::map<std::string, int64_t> min_count;
-  for (const GangPlan& g : c.plans.gangs) {
-    const std::string name = DnsLabel(g.definition_gang.empty() ? g.name : g.definition_gang);
-    const int64_t min = EffectiveMinPods(g);
-    auto [it, inserted] = min_count.emplace(name, min);
-    if (!inserted) {
-      if (it->second != min) {
-        out.warnings.push_back("pod group " + name +
-                               ": instances need different minimums; the Workload API keeps "
-                               "one per pod group, the largest is used");
-      }
-      it->second = std::max(it->second, min);
-      continue;
-    }
-    seen.insert(name);
-  }
-  for (const GangPlan& g : c.plans.gangs) {
-    const std::string name = DnsLabel(g.definition_gang.empty() ? g.name : g.definition_gang);
-    if (seen.erase(name) == 0) continue;
-    const int64_t min = min_count[name];
-    Value policy = min > 1
-                       ? Value::Object({{"gang", Value::Object({{"minCount", Value::Int(min)}})}})
-                       : Value::Object({{"basic", Value::EmptyObject()}});
-    groups.push_back(Value::Object({{"name", Value::String(name)}, {"policy", policy}}));
-  }
-  if (groups.size() > c.options.max_pod_sets) {
-    return Error{"the workload needs " + std::to_string(groups.size()) +
-                     " pod groups; a Workload holds at most " +
+  if (c.plans.gangs.empty()) return out;
+  std::vector<Template> templates = Templates(c.plans, &out.warnings);
+  if (templates.size() > c.options.max_pod_sets) {
+    return Error{"the workload needs " + std::to_string(templates.size()) +
+                     " pod group templates; a Workload holds at most " +
                      std::to_string(c.options.max_pod_sets),
                  "",
                  {},
-                 "define fewer gangs (gangs made per instance share one pod group)",
+                 "define fewer gangs (gangs made per instance share one template)",
                  ErrorCode::kUnsupported};
   }
-  if (groups.size() == 0) return out;
+  Value template_values = Value::EmptyArray(templates.size());
+  for (const Template& t : templates) {
+    Value v =
+        Value::Object({{"name", Value::String(t.name)}, {"schedulingPolicy", Policy(t.min_pods)}});
+    if (!t.priority_class_name.empty()) {
+      v.set("priorityClassName", Value::String(t.priority_class_name));
+    }
+    template_values.push_back(std::move(v));
+  }
   Value spec = Value::EmptyObject();
   spec.set("controllerRef", Value::Object({{"apiGroup", Value::String(c.identity.Group())},
                                            {"kind", Value::String(c.identity.kind)},
                                            {"name", Value::String(c.identity.name)}}));
-  spec.set("podGroups", std::move(groups));
-  out.objects.push_back(MakeObject("scheduling.k8s.io/v1alpha1", "Workload",
-                                   ObjectMeta(c.identity, c.identity.name), std::move(spec)));
-  PodPatches patches(c.identity);
-  for (const PodGangAssignment& p : c.plans.pods) {
-    const GangPlan* g = FindGang(c.plans, p.gang);
-    if (g == nullptr) continue;
-    Value ref = Value::Object(
-        {{"name", Value::String(c.identity.name)},
-         {"podGroup",
-          Value::String(DnsLabel(g->definition_gang.empty() ? g->name : g->definition_gang))}});
-    if (!g->instance_id.empty()) ref.set("podGroupReplicaKey", Value::String(g->instance_id));
-    patches.SetSpec(p.pod, "workloadRef", std::move(ref));
+  spec.set("podGroupTemplates", std::move(template_values));
+  out.objects.push_back(MakeObject(kApiVersion, "Workload", ObjectMeta(c.identity, c.identity.name),
+                                   std::move(spec)));
+
+  std::set<std::string> names;
+  for (const GangPlan& g : c.plans.gangs) {
+    const std::string name = PodGroupName(g);
+    if (!names.insert(name).second) {
+      return Error{"gangs " + g.name + " and another one both make PodGroup " + name,
+                   "",
+                   {},
+                   "give the definition's gangs distinct name templates",
+                   ErrorCode::kInvalidDefinition};
+    }
+    WarnLosses(g, &out.warnings);
+    Value pg = Value::EmptyObject();
+    pg.set("workloadRef", Value::Object({{"workloadName", Value::String(c.identity.name)},
+                                         {"templateName", Value::String(TemplateName(g))}}));
+    pg.set("schedulingPolicy", Policy(EffectiveMinPods(g)));
+    if (!templates.front().priority_class_name.empty()) {
+      pg.set("priorityClassName", Value::String(templates.front().priority_class_name));
+    }
+    out.objects.push_back(
+        MakeObject(kApiVersion, "PodGroup", ObjectMeta(c.identity, name), std::move(pg)));
   }
-  out.pod_patches = patches.Take();
+  // A pod names its group in spec.schedulingGroup.podGroupName, which is immutable: it belongs
+  // in the pod template before the pods exist, so no pod patch is given.
+  if (!c.plans.pods.empty()) {
+    out.warnings.push_back(
+        "pods join their PodGroup through spec.schedulingGroup.podGroupName, set in the pod "
+        "template before they are created (it cannot be patched onto existing pods)");
+  }
   return out;
 }
 

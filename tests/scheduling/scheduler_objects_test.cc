@@ -314,23 +314,37 @@ TEST_F(SchedulerObjectsTest, KueueWithoutSubgroupsReadsTheComponents) {
   EXPECT_EQ(sets.items()[1].find("count")->as_int(), 8);
 }
 
-TEST_F(SchedulerObjectsTest, WorkloadApiHasOnePodGroupPerDefinitionGang) {
+TEST_F(SchedulerObjectsTest, WorkloadApiHasATemplatePerDefinitionGangAndAPodGroupPerGang) {
   WMAP_NEEDS_SHARED("conformance/upstream");
   WMAP_NEEDS_SHARED("schemas");
   SchedulerObjects out = Build(Scheduler::kWorkloadApi);
-  ASSERT_EQ(out.objects.size(), 1u);
+  ASSERT_EQ(out.objects.size(), 2u);
+  for (const Value& o : out.objects) {
+    EXPECT_EQ(*o.find("apiVersion"), Value::String("scheduling.k8s.io/v1beta1"));
+  }
   EXPECT_EQ(json::ToCompactString(*out.objects[0].find("spec")),
             R"({"controllerRef":{"apiGroup":"jobset.x-k8s.io","kind":"JobSet","name":"train"},)"
-            R"("podGroups":[{"name":"jobset","policy":{"gang":{"minCount":9}}}]})");
-  EXPECT_EQ(json::ToCompactString(*out.pod_patches[0].find("spec")),
-            R"({"workloadRef":{"name":"train","podGroup":"jobset"}})");
+            R"("podGroupTemplates":[{"name":"jobset","priorityClassName":"training",)"
+            R"("schedulingPolicy":{"gang":{"minCount":9}}}]})");
+  EXPECT_EQ(*out.objects[1].find("kind"), Value::String("PodGroup"));
+  EXPECT_EQ(json::ToCompactString(*out.objects[1].find("spec")),
+            R"({"priorityClassName":"training","schedulingPolicy":{"gang":{"minCount":9}},)"
+            R"("workloadRef":{"templateName":"jobset","workloadName":"train"}})");
+  // The immutable pod field cannot be patched: no pod patches, and the losses are stated.
+  EXPECT_TRUE(out.pod_patches.empty());
+  std::string warnings;
+  for (const std::string& w : out.warnings) warnings += w + "\n";
+  EXPECT_NE(warnings.find("subgroups are flattened"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("topology left out"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("spec.schedulingGroup.podGroupName"), std::string::npos) << warnings;
 }
 
-TEST_F(SchedulerObjectsTest, WorkloadApiGangsPerInstanceShareAPodGroup) {
+TEST_F(SchedulerObjectsTest, WorkloadApiGangsPerInstanceShareATemplate) {
   WMAP_NEEDS_SHARED("conformance/upstream");
   WMAP_NEEDS_SHARED("schemas");
   GangPlan first = plans_.gangs[0];
   first.sub_groups.clear();
+  first.topology.reset();
   first.min_member = 4;
   first.name = "pg-serve-group-0";
   first.definition_gang = "group";
@@ -338,13 +352,19 @@ TEST_F(SchedulerObjectsTest, WorkloadApiGangsPerInstanceShareAPodGroup) {
   GangPlan second = first;
   second.name = "pg-serve-group-1";
   second.instance_id = "1";
+  second.min_member = 3;
   plans_.gangs = {first, second};
-  plans_.pods = {{"serve-1", "u", "pg-serve-group-1", "", ""}};
+  plans_.pods = {};
   SchedulerObjects out = Build(Scheduler::kWorkloadApi);
-  EXPECT_EQ(json::ToCompactString(*out.objects[0].find("spec")->find("podGroups")),
-            R"([{"name":"group","policy":{"gang":{"minCount":4}}}])");
-  EXPECT_EQ(json::ToCompactString(*out.pod_patches[0].find("spec")),
-            R"({"workloadRef":{"name":"train","podGroup":"group","podGroupReplicaKey":"1"}})");
+  ASSERT_EQ(out.objects.size(), 3u);
+  EXPECT_EQ(json::ToCompactString(*out.objects[0].find("spec")->find("podGroupTemplates")),
+            R"([{"name":"group","priorityClassName":"training",)"
+            R"("schedulingPolicy":{"gang":{"minCount":4}}}])");
+  EXPECT_EQ(*out.objects[2].find("metadata")->find("name"), Value::String("pg-serve-group-1"));
+  EXPECT_EQ(*out.objects[2].find("spec")->find("schedulingPolicy"),
+            Value::Object({{"gang", Value::Object({{"minCount", Value::Int(3)}})}}));
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_NE(out.warnings[0].find("different minimums"), std::string::npos);
 }
 
 TEST(SchedulerObjects, WithoutUidThereIsNoOwnerReferenceAndAWarning) {

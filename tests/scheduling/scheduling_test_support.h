@@ -26,7 +26,7 @@ inline const schema::SchemaSet& SchedulerSchemas() {
     for (const char* f :
          {"crds/scheduling.run.ai_podgroups.yaml", "crds/scheduling.volcano.sh_podgroups.yaml",
           "crds/scheduling.x-k8s.io_podgroups.yaml", "crds/kueue.x-k8s.io_workloads.yaml",
-          "kubernetes/apis__scheduling.k8s.io__v1alpha1_openapi.json"}) {
+          "kubernetes/apis__scheduling.k8s.io__v1beta1_openapi.json"}) {
       Result<size_t> added = s->AddFile((dir / f).string());
       EXPECT_TRUE(added.ok()) << f << ": " << added.error().ToString();
     }
