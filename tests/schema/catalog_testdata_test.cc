@@ -23,7 +23,9 @@ namespace fs = std::filesystem;
 // Kinds whose schemas are not among the shared schemas: Knative's Service controller creates a
 // Configuration and Revisions, and only the Service CRD is published there; batch/v1beta1, removed
 // in Kubernetes 1.25, has no OpenAPI document there; of Argo's CRDs only Workflow and
-// CronWorkflow are there (a WorkflowTemplate's spec is the WorkflowSpec they hold).
+// CronWorkflow are there (a WorkflowTemplate's spec is the WorkflowSpec they hold); of Volcano's
+// batch CRDs only Job is there (a CronJob's jobTemplate.spec is the JobSpec it holds); of the
+// Spark Operator's CRDs only SparkApplication and ScheduledSparkApplication are there.
 struct KindWithoutSchema {
   std::string_view api_version;
   std::string_view kind;
@@ -33,6 +35,8 @@ constexpr KindWithoutSchema kKindsWithoutSchema[] = {
     {"serving.knative.dev/v1", "Revision"},
     {"batch/v1beta1", "CronJob"},
     {"argoproj.io/v1alpha1", "WorkflowTemplate"},
+    {"batch.volcano.sh/v1alpha1", "CronJob"},
+    {"sparkoperator.k8s.io/v1alpha1", "SparkConnect"},
 };
 
 bool KnownWithoutSchema(const Value& object) {
