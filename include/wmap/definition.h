@@ -254,6 +254,9 @@ struct GangDefinition {
   std::optional<Expression> queue;
   std::optional<Expression> priority_class_name;
   std::optional<Expression> preemptibility;
+  // The fewest pods the workload may be admitted with, running smaller (Kueue's partial
+  // admission: the minCount of its pod set); absent, no result or null: all its pods or none.
+  std::optional<Expression> partial_admission;
   std::optional<Topology> topology;
   std::vector<GangSubGroupDefinition> sub_groups;
   std::string field;

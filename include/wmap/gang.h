@@ -67,6 +67,9 @@ struct GangPlan {
   std::string queue;                // "" when the definition reads none
   std::string priority_class_name;  // "" when the definition reads none
   std::string preemptibility;       // "" when the definition reads none
+  // The fewest pods the gang may be admitted with, running smaller (Kueue's partial admission);
+  // nullopt when it runs with all its pods or none.
+  std::optional<int32_t> partial_admission;
   std::optional<Topology> topology;
   // Parents always precede their children; siblings keep definition and instance order.
   std::vector<SubGroupPlan> sub_groups;
@@ -95,7 +98,8 @@ struct GangPlans {
 Result<GangPlans> PlanGangs(const Workload& workload, std::span<const Value> pods = {});
 
 // {"gangs": [{"name", "definitionGang", "instance"?, "minMember", "minSubGroup", "pods",
-//   "queue"?, "priorityClassName"?, "preemptibility"?, "topology"?, "minResources", "resources",
+//   "queue"?, "priorityClassName"?, "preemptibility"?, "partialAdmission"?, "topology"?,
+//   "minResources", "resources",
 //   "subGroups": [{"name", "parent"?, "minMember", "minSubGroup", "component"?, "instance"?,
 //   "replica"?, "pods", "topology"?}]}], "pods": [{"pod", "uid"?, "gang", "subGroup"?,
 //   "reason"?}]}

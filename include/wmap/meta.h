@@ -5,6 +5,7 @@
 #ifndef WMAP_META_H_
 #define WMAP_META_H_
 
+#include <string>
 #include <string_view>
 
 #include "wmap/export.h"
@@ -23,6 +24,14 @@ inline constexpr int kMaxControllerDepth = 6;
 std::string_view StringField(const Value& object, std::string_view key);
 // object.metadata.<key> when it is a string, else "".
 std::string_view MetadataField(const Value& object, std::string_view key);
+
+// A name for the object that is the same on every read: metadata.name; for an object that has
+// only metadata.generateName (a manifest for `kubectl create`), that prefix, cut to 58
+// characters as the API server cuts it, followed by 5 characters of the API server's alphabet
+// derived from the whole object where the API server would put 5 random ones. The same object
+// always gets the same name and objects that differ almost surely get different ones. "" when
+// the object has neither.
+std::string NameOrGenerated(const Value& object);
 
 // The first metadata.ownerReferences[] entry with `controller: true`, or nullptr.
 const Value* ControllerReference(const Value& object);

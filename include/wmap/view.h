@@ -40,11 +40,15 @@ inline constexpr std::string_view kApiVersion = "wmap.workloadmap.dev/v1";
 
 // {"apiVersion": kApiVersion, "kind": kind}: the start of every document.
 Value Document(std::string_view kind);
-// {"apiVersion", "kind", "namespace", "name", "uid"} of the object ("" when absent).
+// {"apiVersion", "kind", "namespace", "name", "uid"} of the object ("" when absent), and
+// "generateName" for an object that has no name but metadata.generateName.
 Value WorkloadReference(const SourceObject& object);
 Value WorkloadReference(std::string_view api_version, std::string_view kind,
                         std::string_view namespace_name, std::string_view name,
-                        std::string_view uid);
+                        std::string_view uid, std::string_view generate_name = {});
+// The name to show for an object: its name; "<generateName>*" for one that only has
+// metadata.generateName (the API server completes it when the object is created); "" else.
+std::string DisplayName(std::string_view name, std::string_view generate_name);
 // {"file", "line", "column", "item"?}: where the object was read (item: its index in a List).
 Value SourceLocation(const SourceObject& object);
 Value SourceLocation(std::string_view file, Position position, int list_index);
@@ -85,7 +89,8 @@ struct WorkloadListOptions {
 
 struct WorkloadSummary {
   std::string api_version, kind, namespace_name, name, uid;
-  std::string owner_uid;  // the controller owner's uid, "" for none
+  std::string generate_name;  // metadata.generateName
+  std::string owner_uid;      // the controller owner's uid, "" for none
   std::string definition, origin;
   std::vector<ResourceStatus> statuses;
   std::string created;  // metadata.creationTimestamp as written

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cli/display_format.h"
+#include "wmap/meta.h"
 #include "wmap/resources.h"
 #include "wmap/text.h"
 
@@ -247,7 +248,9 @@ std::string DescribeText(const WorkloadGroup& group, const view::WorkloadDescrip
   const bool pods_given = description.pods_given;
   const bool color = options.render.color;
   std::string out;
-  std::string title = t.namespace_name.empty() ? t.name : t.namespace_name + "/" + t.name;
+  const std::string name =
+      view::DisplayName(t.name, meta::MetadataField(group.workload.value, "generateName"));
+  std::string title = t.namespace_name.empty() ? name : t.namespace_name + "/" + name;
   std::vector<Span> head = {{t.kind.kind + " ", Tone::kCyan}, {title, Tone::kBold}};
   if (options.render.width > 0) {
     size_t kind_width = text::DisplayWidth(head[0].text);

@@ -149,8 +149,12 @@ std::string FormLine(std::string_view form, size_t gangs) {
 std::string TextDocument(const Value& doc) {
   const Value& w = *doc.find("workload");
   std::string ns = Field(w, "namespace");
+  const Value* generate_name = w.find("generateName");
+  std::string name = view::DisplayName(Field(w, "name"), generate_name && generate_name->is_string()
+                                                             ? generate_name->as_string()
+                                                             : std::string_view());
   std::string out = "WORKLOAD    " + Field(w, "kind") + " " +
-                    (ns == "-" || ns.empty() ? "" : ns + "/") + Field(w, "name") + "\n";
+                    (ns == "-" || ns.empty() ? "" : ns + "/") + name + "\n";
   out += "DEFINITION  " + Field(doc, "definition") + "\n";
   std::string form = Field(doc, "form");
   if (form == "none") {

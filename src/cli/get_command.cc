@@ -124,9 +124,12 @@ std::string ListTable(const view::WorkloadList& list, bool wide, int64_t now) {
     std::string pods_cell = list.pods_given ? std::to_string(r.ready) + "/" + desired : desired;
     const bool known = r.resources_known();
     std::optional<int64_t> created = ParseTimestamp(r.created);
-    std::vector<std::string> cells = {r.name,    r.namespace_name.empty() ? "-" : r.namespace_name,
-                                      r.kind,    Joined(r.statuses),
-                                      pods_cell, known ? std::to_string(GpuCount(t)) : "-"};
+    std::vector<std::string> cells = {view::DisplayName(r.name, r.generate_name),
+                                      r.namespace_name.empty() ? "-" : r.namespace_name,
+                                      r.kind,
+                                      Joined(r.statuses),
+                                      pods_cell,
+                                      known ? std::to_string(GpuCount(t)) : "-"};
     if (wide) {
       cells.insert(cells.end(), {known ? FormatCpu(AmountOf(t, "cpu")) : "-",
                                  known ? FormatMemory(AmountOf(t, "memory")) : "-"});

@@ -1,6 +1,10 @@
 // Metadata fields and the controller owner reference.
 #include "wmap/meta.h"
 
+#include <cstdint>
+
+#include "wmap/json.h"
+
 namespace wmap::meta {
 
 std::string_view StringField(const Value& object, std::string_view key) {
@@ -11,6 +15,27 @@ std::string_view StringField(const Value& object, std::string_view key) {
 std::string_view MetadataField(const Value& object, std::string_view key) {
   const Value* metadata = object.find("metadata");
   return metadata != nullptr ? StringField(*metadata, key) : std::string_view();
+}
+
+std::string NameOrGenerated(const Value& object) {
+  std::string_view name = MetadataField(object, "name");
+  if (!name.empty()) return std::string(name);
+  std::string_view prefix = MetadataField(object, "generateName");
+  if (prefix.empty()) return std::string();
+  // apiserver's names.SimpleNameGenerator: at most 58 characters of the prefix, then 5 from
+  // k8s.io/apimachinery/pkg/util/rand's alphabet (no vowels, no 0, 1, 3).
+  constexpr std::string_view kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a over the object's JSON text
+  for (char c : json::ToCompactString(object)) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ull;
+  }
+  std::string out(prefix.substr(0, 58));
+  for (int i = 0; i < 5; ++i) {
+    out += kAlphabet[hash % kAlphabet.size()];
+    hash /= kAlphabet.size();
+  }
+  return out;
 }
 
 namespace {

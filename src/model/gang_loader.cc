@@ -104,7 +104,8 @@ GangDefinition DefinitionLoader::GangOf(const Node& n) {
   gang.min_member_override_annotation = "workloadmap.dev/min-member";
   if (!n.ExpectObject({"name", "computed", "forEachInstanceOf", "forEachReplica", "nameTemplate",
                        "minMember", "minSubGroup", "minMemberOverrideAnnotation", "queue",
-                       "priorityClassName", "preemptibility", "topology", "subGroups"})) {
+                       "priorityClassName", "preemptibility", "partialAdmission", "topology",
+                       "subGroups"})) {
     return gang;
   }
   if (std::optional<Node> c = n.Member("computed")) {
@@ -143,6 +144,7 @@ GangDefinition DefinitionLoader::GangOf(const Node& n) {
   gang.queue = ExpressionObject(n, "queue");
   gang.priority_class_name = ExpressionObject(n, "priorityClassName");
   gang.preemptibility = ExpressionObject(n, "preemptibility");
+  gang.partial_admission = ExpressionObject(n, "partialAdmission");
   gang.topology = GangTopologyOf(n);
   if (std::optional<Node> subs = n.Array("subGroups")) {
     for (const Node& s : subs->Items()) gang.sub_groups.push_back(SubGroupOf(s, 1));

@@ -97,7 +97,7 @@ std::optional<Error> GangFormPlanner::BuildGang(size_t index, const GangDefiniti
       (g.for_each_replica ? "-{replica}" : ""));
   plan.name = ExpandTemplate(name_template, {{"workload", id.name},
                                              {"namespace", id.ns},
-                                             {"uid", id.uid},
+                                             {"uid", UidPlaceholder(id, name_template)},
                                              {"gang", g.name},
                                              {"instance", level.variables.instance},
                                              {"replica", ReplicaText(level.variables.replica)}});

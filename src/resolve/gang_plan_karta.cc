@@ -1,5 +1,6 @@
 // The Karta gang forms as gang plans, with upstream's sizes (Workload::SubtreeScale) and KAI
-// Scheduler's names: "pg-<uid>-<podGroup.name>" (v2) and "pg-<uid>-<key1>-<key2>..." (alpha).
+// Scheduler's names: "pg-<uid>-<podGroup.name>" (v2) and "pg-<uid>-<key1>-<key2>..." (alpha),
+// the workload's name in place of a uid it does not have yet.
 // Queue, priority class and preemptibility are not part of a Karta and stay empty.
 #include <map>
 
@@ -29,7 +30,9 @@ Result<GangPlans> PlanKartaPodGroup(WorkloadReader& reader, std::span<const Valu
   if (!group.ok()) return group.error();
   WorkloadIdentity id = IdentityOf(w.object());
   GangPlan plan;
-  plan.name = ExpandTemplate("pg-{uid}-{name}", {{"uid", id.uid}, {"name", spec.name}});
+  const std::string name_template = "pg-{uid}-{name}";
+  plan.name = ExpandTemplate(name_template,
+                             {{"uid", UidPlaceholder(id, name_template)}, {"name", spec.name}});
   plan.definition_gang = spec.name;
   plan.min_member = (*group)->min_available;
   plan.min_sub_group = (*group)->min_sub_group;
@@ -112,7 +115,7 @@ Result<GangPlans> PlanKartaPodGroups(WorkloadReader& reader, std::span<const Val
       continue;
     }
     const PodGangMembership& m = **membership;
-    std::string name = ExpandTemplate("pg-{uid}", {{"uid", id.uid}});
+    std::string name = ExpandTemplate("pg-{uid}", {{"uid", UidPlaceholder(id, "pg-{uid}")}});
     for (const std::string& key : m.keys) name += "-" + key;
     a.gang = name;
     if (!by_name.count(name)) {

@@ -8,6 +8,7 @@
 #include "resolve/extract.h"
 #include "resolve/saturating.h"
 #include "wmap/json.h"
+#include "wmap/meta.h"
 
 namespace wmap::resolve {
 namespace {
@@ -280,10 +281,15 @@ WorkloadIdentity IdentityOf(const Value& object) {
     const Value* v = metadata ? metadata->find(key) : nullptr;
     return v && v->is_string() ? std::string(v->as_string()) : std::string();
   };
-  id.name = text("name");
+  id.name = meta::NameOrGenerated(object);
   id.ns = text("namespace");
   id.uid = text("uid");
   return id;
+}
+
+std::string UidPlaceholder(const WorkloadIdentity& id, std::string_view name_template) {
+  if (!id.uid.empty()) return id.uid;
+  return name_template.find("{workload}") == std::string_view::npos ? id.name : std::string();
 }
 
 std::string ExpandTemplate(const std::string& text,
@@ -388,6 +394,11 @@ std::optional<Error> EvaluateSchedulingTexts(const GangDefinition& g, const Valu
     auto r = EvaluateText(*f.expression, object, variables, what + " " + f.name);
     if (!r.ok()) return r.error();
     *f.into = std::move(*r);
+  }
+  if (g.partial_admission) {
+    auto r = EvaluateCount(*g.partial_admission, object, variables, what + " partialAdmission");
+    if (!r.ok()) return r.error();
+    plan->partial_admission = *r;
   }
   return std::nullopt;
 }

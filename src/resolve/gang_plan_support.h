@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "wmap/definition.h"
@@ -79,13 +80,19 @@ class WorkloadReader {
   std::map<size_t, ComponentData> cache_;
 };
 
-// The workload's metadata.name, metadata.namespace and metadata.uid ("" when absent).
+// The workload's name (meta::NameOrGenerated: metadata.name, else one made from
+// metadata.generateName), metadata.namespace and metadata.uid ("" when absent).
 struct WorkloadIdentity {
   std::string name;
   std::string ns;
   std::string uid;
 };
 WorkloadIdentity IdentityOf(const Value& object);
+
+// What {uid} stands for in a gang name template: the uid; without one (a manifest not yet
+// created), the workload's name when the template does not name the workload already, so that
+// "pg-{uid}-{name}" still gives the workloads of one namespace different gangs.
+std::string UidPlaceholder(const WorkloadIdentity& id, std::string_view name_template);
 
 // Expands {placeholder}s. A placeholder whose value is empty also drops one '-' next to it, so
 // "pg-{workload}-{uid}" without a uid is "pg-<workload>". Unknown placeholders expand to "".
@@ -106,8 +113,9 @@ Result<std::optional<int32_t>> EvaluateCount(const Expression& e, const Value& o
 Result<std::string> EvaluateText(const Expression& e, const Value& object,
                                  const GangVariables& variables, const std::string& what);
 
-// Sets plan->queue, priority_class_name and preemptibility from g's expressions (each left
-// empty when absent or when its expression gives nothing). `what` names the gang in errors.
+// Sets plan->queue, priority_class_name, preemptibility and partial_admission from g's
+// expressions (each left empty when absent or when its expression gives nothing). `what` names
+// the gang in errors.
 std::optional<Error> EvaluateSchedulingTexts(const GangDefinition& g, const Value& object,
                                              const GangVariables& variables,
                                              const std::string& what, GangPlan* plan);

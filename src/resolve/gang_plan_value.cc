@@ -46,6 +46,7 @@ Value GangPlansToValue(const Definition& definition, const GangPlans& plans) {
       out.set("priorityClassName", Value::String(g.priority_class_name));
     }
     if (!g.preemptibility.empty()) out.set("preemptibility", Value::String(g.preemptibility));
+    if (g.partial_admission) out.set("partialAdmission", Value::Int(*g.partial_admission));
     if (g.topology) out.set("topology", TopologyToValue(*g.topology));
     out.set("minResources", ResourceListToValue(g.min_resources));
     out.set("resources", ResourceListToValue(g.resources));

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <utility>
 
+#include "wmap/meta.h"
+
 namespace wmap::scheduling {
 namespace {
 
@@ -18,7 +20,7 @@ WorkloadIdentity WorkloadIdentity::Of(const Value& object) {
   id.api_version = StringField(object, "apiVersion");
   id.kind = StringField(object, "kind");
   if (const Value* meta = object.find("metadata"); meta != nullptr) {
-    id.name = StringField(*meta, "name");
+    id.name = meta::NameOrGenerated(object);
     id.namespace_name = StringField(*meta, "namespace");
     id.uid = StringField(*meta, "uid");
   }

@@ -18,7 +18,7 @@ namespace wmap::scheduling {
 struct WorkloadIdentity {
   std::string api_version;
   std::string kind;
-  std::string name;
+  std::string name;            // meta::NameOrGenerated
   std::string namespace_name;  // "" when the object has none
   std::string uid;             // "" when the object has none (a manifest not yet created)
 

@@ -1,4 +1,7 @@
-// Kueue: one kueue.x-k8s.io/v1beta2 Workload per gang, a podSet per component instance.
+// Kueue: one kueue.x-k8s.io/v1beta2 Workload per gang, a podSet per component instance. As in
+// Kueue's own integrations a pod set has a count only (all its pods or none); minCount comes
+// from the gang's partial admission alone (the batch/v1 Job annotation
+// kueue.x-k8s.io/job-min-parallelism), never from the gang's minimum.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -13,7 +16,6 @@ namespace {
 struct PodSet {
   std::string name;
   int64_t count = 0;
-  int64_t min_count = 0;
   Value template_spec;
 };
 
@@ -54,11 +56,9 @@ std::vector<PodSet> FromLeaves(const EmitContext& c, const GangPlan& g) {
       std::string name = s.instance_id;
       if (name.empty() && s.component) name = c.workload.definition().components()[component].name;
       if (name.empty()) name = s.name;
-      sets.push_back(PodSet{name, 0, 0, s.pod_template});
+      sets.push_back(PodSet{name, 0, s.pod_template});
     }
-    PodSet& set = sets[it->second];
-    set.count += s.pods;
-    set.min_count += s.min_member;
+    sets[it->second].count += s.pods;
   }
   return sets;
 }
@@ -85,11 +85,10 @@ Result<std::vector<PodSet>> FromComponents(const EmitContext& c, const GangPlan&
     for (size_t k = 0; k < component.instances.size(); ++k) {
       const InstanceResourceNeeds& in = component.instances[k];
       if (!g.instance_id.empty() && !in.id.empty() && in.id != g.instance_id) continue;
-      sets.push_back(PodSet{in.id.empty() ? component.name : in.id, in.pods, in.min_pods,
+      sets.push_back(PodSet{in.id.empty() ? component.name : in.id, in.pods,
                             k < templates.size() ? templates[k] : Value()});
     }
   }
-  if (sets.size() == 1) sets[0].min_count = EffectiveMinPods(g);
   return sets;
 }
 
@@ -115,6 +114,11 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
                    "split the workload, or group its components into fewer subgroups",
                    ErrorCode::kUnsupported};
     }
+    if (g.partial_admission && sets.size() > 1) {
+      out.warnings.push_back("gang " + g.name + " has " + std::to_string(sets.size()) +
+                             " pod sets and its partial admission does not say which one may run "
+                             "smaller; no minCount");
+    }
     NamePodSets(&sets);
     Value pod_sets = Value::EmptyArray(sets.size());
     for (const PodSet& s : sets) {
@@ -129,13 +133,20 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
       Value ps = Value::Object({{"name", Value::String(s.name)},
                                 {"count", Value::Int(s.count)},
                                 {"template", s.template_spec}});
-      if (s.min_count < s.count) {
-        // Kueue's partial admission needs at least one pod of every pod set.
-        if (s.min_count < 1) {
-          out.warnings.push_back("gang " + g.name + ": pod set " + s.name +
-                                 " may run with no pods, which Kueue cannot say; minCount 1");
+      if (g.partial_admission && sets.size() == 1) {
+        // The Workload CRD: 1 <= minCount <= count.
+        const int64_t min = *g.partial_admission;
+        if (min < 1 || min > s.count) {
+          return Error{
+              "gang " + g.name + ": partial admission of " + std::to_string(min) + " pods is " +
+                  (min < 1 ? std::string("less than 1")
+                           : "more than the " + std::to_string(s.count) + " of pod set " + s.name),
+              "",
+              {},
+              "Kueue admits a pod set partially down to a minCount from 1 to its count",
+              ErrorCode::kInvalidInput};
         }
-        ps.set("minCount", Value::Int(std::max<int64_t>(s.min_count, 1)));
+        ps.set("minCount", Value::Int(min));
       }
       pod_sets.push_back(std::move(ps));
     }

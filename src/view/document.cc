@@ -16,17 +16,26 @@ Value Document(std::string_view kind) {
 
 Value WorkloadReference(std::string_view api_version, std::string_view kind,
                         std::string_view namespace_name, std::string_view name,
-                        std::string_view uid) {
-  return Value::Object({{"apiVersion", Value::String(api_version)},
-                        {"kind", Value::String(kind)},
-                        {"namespace", Value::String(namespace_name)},
-                        {"name", Value::String(name)},
-                        {"uid", Value::String(uid)}});
+                        std::string_view uid, std::string_view generate_name) {
+  Value v = Value::Object({{"apiVersion", Value::String(api_version)},
+                           {"kind", Value::String(kind)},
+                           {"namespace", Value::String(namespace_name)},
+                           {"name", Value::String(name)},
+                           {"uid", Value::String(uid)}});
+  if (name.empty() && !generate_name.empty()) {
+    v.set("generateName", Value::String(generate_name));
+  }
+  return v;
 }
 
 Value WorkloadReference(const SourceObject& object) {
   return WorkloadReference(object.ApiVersion(), object.Kind(), object.Namespace(), object.Name(),
-                           object.Uid());
+                           object.Uid(), meta::MetadataField(object.value, "generateName"));
+}
+
+std::string DisplayName(std::string_view name, std::string_view generate_name) {
+  if (!name.empty() || generate_name.empty()) return std::string(name);
+  return std::string(generate_name) + "*";
 }
 
 Value SourceLocation(std::string_view file, Position position, int list_index) {

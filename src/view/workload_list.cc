@@ -55,6 +55,7 @@ void WorkloadListBuilder::Add(const SourceObject& object, std::vector<std::strin
   s.namespace_name = std::string(object.Namespace());
   s.name = std::string(object.Name());
   s.uid = std::string(object.Uid());
+  s.generate_name = std::string(meta::MetadataField(v, "generateName"));
   s.owner_uid = std::string(owner);
   s.definition = entry->definition.name();
   s.origin = entry->origin;
@@ -118,7 +119,8 @@ Value WorkloadListDocument(const WorkloadList& list, int64_t now) {
     Value statuses = Value::EmptyArray();
     for (ResourceStatus s : r.statuses) statuses.push_back(Value::String(ResourceStatusName(s)));
     Value v = Value::EmptyObject();
-    v.set("workload", WorkloadReference(r.api_version, r.kind, r.namespace_name, r.name, r.uid));
+    v.set("workload", WorkloadReference(r.api_version, r.kind, r.namespace_name, r.name, r.uid,
+                                        r.generate_name));
     v.set("definition", Value::String(r.definition));
     v.set("origin", Value::String(r.origin));
     v.set("statuses", std::move(statuses));

@@ -1,6 +1,9 @@
 // The controller owner reference and metadata fields.
 #include <gtest/gtest.h>
 
+#include <regex>
+#include <string>
+
 #include "wmap/json.h"
 #include "wmap/meta.h"
 
@@ -47,6 +50,29 @@ TEST(MetadataFieldTest, StringsOnly) {
   EXPECT_EQ(MetadataField(v, "namespace"), "");
   EXPECT_EQ(ApiGroup("apps/v1"), "apps");
   EXPECT_EQ(ApiGroup("v1"), "");
+}
+
+TEST(NameOrGeneratedTest, TheNameElseTheGenerateNamePrefixWithAStableSuffix) {
+  EXPECT_EQ(NameOrGenerated(Object(R"({"metadata": {"name": "train", "generateName": "x-"}})")),
+            "train");
+  EXPECT_EQ(NameOrGenerated(Object(R"({"metadata": {"namespace": "ml"}})")), "");
+  EXPECT_EQ(NameOrGenerated(Object(R"({})")), "");
+
+  // Five characters of the API server's alphabet where it would put five random ones: a valid
+  // name, the same for the same object, another for another object.
+  Value a = Object(R"({"kind": "Job", "metadata": {"generateName": "train-"}, "spec": {"x": 1}})");
+  Value b = Object(R"({"kind": "Job", "metadata": {"generateName": "train-"}, "spec": {"x": 2}})");
+  std::string name = NameOrGenerated(a);
+  EXPECT_TRUE(std::regex_match(name, std::regex("train-[bcdfghjklmnpqrstvwxz2456789]{5}"))) << name;
+  EXPECT_EQ(NameOrGenerated(a), name);
+  EXPECT_NE(NameOrGenerated(b), name);
+  EXPECT_EQ(NameOrGenerated(b).substr(0, 6), "train-");
+
+  // The prefix is cut to 58 characters, as the API server cuts it.
+  Value long_prefix =
+      Object(R"({"metadata": {"generateName": ")" + std::string(70, 'a') + R"("}})");
+  EXPECT_EQ(NameOrGenerated(long_prefix).size(), 63u);
+  EXPECT_EQ(NameOrGenerated(long_prefix).substr(0, 58), std::string(58, 'a'));
 }
 
 }  // namespace

@@ -57,6 +57,23 @@ TEST(WorkloadDefinitionTest, GangDefinitionsLoad) {
   }
 }
 
+TEST(WorkloadDefinitionTest, PartialAdmissionIsAnExpressionOfTheGang) {
+  LoadResult r = LoadDefinitions(ReadFile(Source() / "catalog/batch-job-v1.yaml"), "job.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0].ToString();
+  const GangDefinition& g = r.definitions[0].gang_scheduling()->gangs.at(0);
+  ASSERT_TRUE(g.partial_admission.has_value());
+  EXPECT_EQ(g.partial_admission->text,
+            ".metadata.annotations[\"kueue.x-k8s.io/job-min-parallelism\"]");
+  EXPECT_EQ(g.partial_admission->field,
+            "spec.optimizationInstructions.gangScheduling.gangs[0].partialAdmission.expression");
+  EXPECT_TRUE(g.partial_admission->program.has_value());
+  // Absent elsewhere.
+  LoadResult lws =
+      LoadDefinitions(ReadFile(Source() / "tests/resolve/testdata/gangs/lws.yaml"), "lws.yaml");
+  ASSERT_TRUE(lws.ok());
+  EXPECT_FALSE(lws.definitions[0].gang_scheduling()->gangs.at(0).partial_admission.has_value());
+}
+
 TEST(WorkloadDefinitionTest, ParsedGangsAndPodsPerReplica) {
   LoadResult r = LoadDefinitions(ReadFile(Source() / "tests/resolve/testdata/gangs/jobset.yaml"),
                                  "jobset.yaml");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -490,6 +491,69 @@ TEST(GangPlanTest, NameWithoutUidDropsItsSeparator) {
   std::vector<Value> objects = Objects("mpijob");
   GangPlans plans = Plan(LoadGangDefinition("mpijob"), WithField(objects[0], "del(.metadata.uid)"));
   EXPECT_EQ(plans.gangs.at(0).name, "pg-allreduce");
+}
+
+// A Karta with one podGroup (the v2 form) and one podGroups entry (the alpha form), for names.
+constexpr const char* kKartaTrainer = R"(
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: trainer}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: trainer
+      kind: {group: example.com, version: v1, kind: Trainer}
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      scaleDefinition: {replicasPath: .spec.replicas}
+      statusDefinition: {statusMappings: {running: [{byPhase: Running}]}}
+  optimizationInstructions:
+    gangScheduling:
+      podGroup: {name: job}
+)";
+
+Value Trainer(const std::string& metadata, int replicas = 2) {
+  return yaml::Parse("apiVersion: example.com/v1\nkind: Trainer\nmetadata: " + metadata +
+                     "\nspec: {replicas: " + std::to_string(replicas) +
+                     ", template: {spec: {containers: [{name: c, image: x}]}}}\n")
+      .value();
+}
+
+TEST(GangPlanTest, KartaNamesKeepTheUidElseTakeTheWorkloadName) {
+  Definition d = LoadText(kKartaTrainer);
+  EXPECT_EQ(Plan(d, Trainer("{name: a, namespace: ml, uid: 5e1f}")).gangs.at(0).name,
+            "pg-5e1f-job");
+  // Without a uid (a manifest not yet created) two workloads of one namespace keep two gangs.
+  EXPECT_EQ(Plan(d, Trainer("{name: a, namespace: ml}")).gangs.at(0).name, "pg-a-job");
+  EXPECT_EQ(Plan(d, Trainer("{name: b, namespace: ml}")).gangs.at(0).name, "pg-b-job");
+
+  std::string alpha = kKartaTrainer;
+  alpha.replace(alpha.find("podGroup: {name: job}"), 21,
+                "podGroups: [{name: all, members: [{componentName: trainer, "
+                "groupByKeyPaths: [.metadata.labels.slice]}]}]");
+  const Value pod = yaml::Parse("metadata: {name: p, labels: {slice: s0}}").value();
+  const std::vector<Value> pods = {pod};
+  EXPECT_EQ(Plan(LoadText(alpha), Trainer("{name: a, uid: 5e1f}"), pods).gangs.at(0).name,
+            "pg-5e1f-s0");
+  EXPECT_EQ(Plan(LoadText(alpha), Trainer("{name: a}"), pods).gangs.at(0).name, "pg-a-s0");
+}
+
+TEST(GangPlanTest, GenerateNameGivesEachWorkloadItsOwnStableDnsName) {
+  Definition karta = LoadText(kKartaTrainer);
+  Definition gangs = LoadGangDefinition("mpijob");
+  const Value a = Trainer("{generateName: train-, namespace: ml}", 2);
+  const Value b = Trainer("{generateName: train-, namespace: ml}", 3);
+  const std::regex dns("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  std::string name = Plan(karta, a).gangs.at(0).name;
+  EXPECT_TRUE(std::regex_match(name, std::regex("pg-train-[a-z0-9]{5}-job"))) << name;
+  EXPECT_EQ(Plan(karta, a).gangs.at(0).name, name);  // stable
+  EXPECT_NE(Plan(karta, b).gangs.at(0).name, name);  // another workload, another gang
+
+  std::vector<Value> objects = Objects("mpijob");
+  Value generated = WithField(
+      objects[0], "del(.metadata.uid) | del(.metadata.name) | .metadata.generateName = \"mpi-\"");
+  std::string from_gangs = Plan(gangs, generated).gangs.at(0).name;
+  EXPECT_TRUE(std::regex_match(from_gangs, std::regex("pg-mpi-[a-z0-9]{5}"))) << from_gangs;
+  EXPECT_TRUE(std::regex_match(from_gangs, dns)) << from_gangs;
 }
 
 TEST(GangPlanTest, PodsOutsideEveryGang) {

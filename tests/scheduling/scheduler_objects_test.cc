@@ -293,13 +293,40 @@ TEST_F(SchedulerObjectsTest, KueueRefusesTooManyPodSets) {
   EXPECT_FALSE(r.error().hint.empty());
 }
 
-TEST_F(SchedulerObjectsTest, KueueMinCountWhenTheGangCanRunSmaller) {
+TEST_F(SchedulerObjectsTest, KueueMinCountOnlyFromPartialAdmission) {
   WMAP_NEEDS_SHARED("conformance/upstream");
   WMAP_NEEDS_SHARED("schemas");
+  // A gang that can run smaller is still admitted whole: Kueue's integrations give counts only.
   plans_.gangs[0].sub_groups[4].min_member = 0;  // the second worker job is optional
   SchedulerObjects out = Build(Scheduler::kKueue);
-  const Value& sets = *out.objects[0].find("spec")->find("podSets");
-  EXPECT_EQ(sets.items()[1].find("minCount")->as_int(), 4);
+  for (const Value& set : out.objects[0].find("spec")->find("podSets")->items()) {
+    EXPECT_EQ(set.find("minCount"), nullptr) << json::ToCompactString(set);
+  }
+  // Partial admission needs one pod set to apply to.
+  plans_.gangs[0].partial_admission = 3;
+  out = Build(Scheduler::kKueue);
+  for (const Value& set : out.objects[0].find("spec")->find("podSets")->items()) {
+    EXPECT_EQ(set.find("minCount"), nullptr) << json::ToCompactString(set);
+  }
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_EQ(out.warnings[0],
+            "gang pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f has 2 pod sets and its partial "
+            "admission does not say which one may run smaller; no minCount");
+  plans_.gangs[0].sub_groups.clear();
+  plans_.gangs[0].sub_groups.push_back(JobSetPlan(object_).gangs[0].sub_groups[3]);
+  plans_.gangs[0].sub_groups[0].parent.clear();
+  out = Build(Scheduler::kKueue);
+  const Value& one = *out.objects[0].find("spec")->find("podSets");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one.items()[0].find("count")->as_int(), 4);
+  EXPECT_EQ(one.items()[0].find("minCount")->as_int(), 3);
+  plans_.gangs[0].partial_admission = 0;
+  Result<SchedulerObjects> zero =
+      BuildSchedulerObjects(Scheduler::kKueue, workload_, plans_, SchedulingOptions{});
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.error().message,
+            "gang pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f: partial admission of 0 pods is "
+            "less than 1");
 }
 
 TEST_F(SchedulerObjectsTest, KueueWithoutSubgroupsReadsTheComponents) {
