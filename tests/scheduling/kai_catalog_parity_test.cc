@@ -29,17 +29,9 @@
 namespace wmap {
 namespace {
 
+using test_support::CatalogDefinition;
 using test_support::ExpectValid;
 using test_support::ReadFile;
-
-Definition CatalogDefinition(const std::string& stem) {
-  const std::filesystem::path path =
-      std::filesystem::path(WMAP_SOURCE_DIR) / "catalog" / (stem + ".yaml");
-  LoadResult loaded = LoadDefinitions(ReadFile(path), path.string());
-  EXPECT_TRUE(loaded.ok()) << (loaded.errors.empty() ? "" : loaded.errors[0].ToString());
-  EXPECT_EQ(loaded.definitions.size(), 1u);
-  return loaded.definitions.at(0);
-}
 
 std::vector<Value> Documents(const std::string& text) {
   auto docs = yaml::ParseStream(text);

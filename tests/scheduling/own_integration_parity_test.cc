@@ -21,16 +21,9 @@
 namespace wmap {
 namespace {
 
+using test_support::CatalogDefinition;
 using test_support::ExpectValid;
 using test_support::ReadFile;
-
-Definition CatalogDefinition(const std::string& stem) {
-  const std::filesystem::path path =
-      std::filesystem::path(WMAP_SOURCE_DIR) / "catalog" / (stem + ".yaml");
-  LoadResult loaded = LoadDefinitions(ReadFile(path), path.string());
-  EXPECT_TRUE(loaded.ok()) << (loaded.errors.empty() ? "" : loaded.errors[0].ToString());
-  return loaded.definitions.at(0);
-}
 
 Value Yaml(const std::string& text) {
   Result<Value> v = yaml::Parse(text);

@@ -10,6 +10,7 @@
 
 #include "shared_data.h"
 #include "test_files.h"
+#include "wmap/definition.h"
 #include "wmap/json.h"
 #include "wmap/schema.h"
 #include "wmap/value.h"
@@ -40,6 +41,16 @@ inline void ExpectValid(const Value& object) {
   for (const schema::Violation& v : SchedulerSchemas().Validate(object)) {
     ADD_FAILURE() << v.message << "\n" << json::ToString(object);
   }
+}
+
+// The built-in catalog's definition `stem` (catalog/<stem>.yaml), read from the source tree.
+inline Definition CatalogDefinition(const std::string& stem) {
+  const std::filesystem::path path =
+      std::filesystem::path(WMAP_SOURCE_DIR) / "catalog" / (stem + ".yaml");
+  LoadResult loaded = LoadDefinitions(ReadFile(path), path.string());
+  EXPECT_TRUE(loaded.ok()) << (loaded.errors.empty() ? "" : loaded.errors[0].ToString());
+  EXPECT_EQ(loaded.definitions.size(), 1u);
+  return loaded.definitions.at(0);
 }
 
 }  // namespace wmap::test_support
