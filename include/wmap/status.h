@@ -68,6 +68,13 @@ struct Error {
   // message), "" if none; `message` says what failed without it, and front ends show it only
   // when asked (mutate --verbose).
   std::string detail = "";
+  // What a reader knows beyond the message, for front ends that lay errors out themselves: the
+  // problem alone (`message` may add the location and the context to it), and the construct it
+  // was found in with where that began (a YAML scanner's "while scanning a quoted scalar"), ""
+  // and unknown when not known.
+  std::string problem = "";
+  std::string context = "";
+  Position context_position = {};
 
   static Error Of(ErrorCode code, std::string message, std::string hint = "") {
     Error e;

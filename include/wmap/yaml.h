@@ -132,6 +132,11 @@ Result<std::vector<Document>> ParseStream(std::string_view text, const ReadOptio
 // Exactly one document: an empty stream gives null, a second document is an error.
 Result<Value> Parse(std::string_view text, const ReadOptions& options = {});
 
+// A reader error's text without its "yaml: line L, column C: " location: the problem and, when
+// the reader knows it, the construct it was found in ("... (while scanning a quoted scalar at
+// line 3, column 5)"). Other errors: their message.
+std::string ErrorWithoutLocation(const Error& e);
+
 enum class Style {
   kKubectl,  // kubectl -o yaml
   kGojq,     // gojq --yaml-output

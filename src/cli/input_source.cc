@@ -19,34 +19,15 @@ namespace {
 // Unconsumed text from which a JSON value counts as a large document (see NextJson).
 constexpr size_t kLargeText = size_t{4} << 20;
 
-// The message and line the gojq command shows for a YAML error: the reader's message without
-// its "yaml: line L, column C: " prefix and "(while ...)" context; the line is the context's
-// line and column for scanner errors ("while scanning ..."), as go-yaml reports them, else the
-// problem's (columns are 1-based; 0 when unknown).
+// The message and place the gojq command shows for a YAML error: the reader's problem without
+// its location and context; the place is the context's for scanner errors ("while scanning
+// ..."), as go-yaml reports them, else the problem's (columns are 1-based; 0 when unknown).
 std::string YamlErrorText(const Error& e, int* line, int* column) {
-  std::string message = e.message;
-  *line = e.position.line;
-  *column = e.position.column;
-  if (message.starts_with("yaml: ")) message.erase(0, 6);
-  if (message.starts_with("line ")) {
-    size_t colon = message.find(": ");
-    if (colon != std::string::npos) message.erase(0, colon + 2);
-  }
-  size_t open = message.rfind(" (while ");
-  if (open != std::string::npos && message.back() == ')') {
-    std::string context = message.substr(open + 2, message.size() - open - 3);
-    message.erase(open);
-    size_t at = context.find(" at line ");
-    if (context.starts_with("while scanning") && at != std::string::npos) {
-      int context_line = std::atoi(context.c_str() + at + 9);
-      if (context_line > 0) {
-        *line = context_line;
-        size_t col = context.find("column ", at);
-        *column = col == std::string::npos ? 0 : std::atoi(context.c_str() + col + 7);
-      }
-    }
-  }
-  return message;
+  const bool scanning = e.context.starts_with("while scanning") && e.context_position.known();
+  const Position& at = scanning ? e.context_position : e.position;
+  *line = at.line;
+  *column = at.column;
+  return e.problem.empty() ? e.message : e.problem;
 }
 
 }  // namespace

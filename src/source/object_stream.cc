@@ -313,13 +313,8 @@ class ObjectStream::Impl {
     e.code = ErrorCode::kInvalidInput;
     e.file = name_;
     e.position = err.position;
-    std::string message = err.message;
-    // The readers prefix "yaml: line L, column C: "; the location is reported separately.
-    if (message.starts_with("yaml: line ")) {
-      size_t colon = message.find(": ", 11);
-      if (colon != std::string::npos) message = message.substr(colon + 2);
-    }
-    e.message = "invalid " + std::string(kind) + ": " + message;
+    // The location is reported separately.
+    e.message = "invalid " + std::string(kind) + ": " + yaml::ErrorWithoutLocation(err);
     e.hint = "fix the file or leave it out of -f";
     return e;
   }

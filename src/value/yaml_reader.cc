@@ -157,7 +157,8 @@ class StreamReader::Impl {
   bool InKeyPosition() const {
     return !frames_.empty() && frames_.back().is_map && !frames_.back().have_key;
   }
-  Step Fail(const Position& pos, std::string message);
+  Step Fail(const Position& pos, std::string message, std::string context = "",
+            Position context_position = {});
   Step Fail(const yaml_mark_t& mark, std::string message) {
     return Fail(marks_.ToPosition(mark), std::move(message));
   }
@@ -182,15 +183,17 @@ class StreamReader::Impl {
   bool root_is_empty_ = false;  // the root is an untagged empty plain scalar
 };
 
-StreamReader::Impl::Step StreamReader::Impl::Fail(const Position& pos, std::string message) {
+StreamReader::Impl::Step StreamReader::Impl::Fail(const Position& pos, std::string message,
+                                                  std::string context, Position context_position) {
   error_ = Error{};
   error_.position = pos;
-  if (pos.known()) {
-    error_.message = "yaml: line " + std::to_string(pos.line) + ", column " +
-                     std::to_string(pos.column) + ": " + message;
-  } else {
-    error_.message = "yaml: " + message;
-  }
+  error_.problem = std::move(message);
+  error_.context = std::move(context);
+  error_.context_position = context_position;
+  error_.message = pos.known()
+                       ? "yaml: line " + std::to_string(pos.line) + ", column " +
+                             std::to_string(pos.column) + ": " + ErrorWithoutLocation(error_)
+                       : "yaml: " + ErrorWithoutLocation(error_);
   return Step::kError;
 }
 
@@ -208,9 +211,8 @@ void StreamReader::Impl::FailFromLibyaml() {
   }
   Position pos = marks_.ToPosition(p.problem_mark);
   if (p.context != nullptr) {
-    Position ctx = marks_.ToPosition(p.context_mark);
-    problem += " (" + std::string(p.context) + " at line " + std::to_string(ctx.line) +
-               ", column " + std::to_string(ctx.column) + ")";
+    Fail(pos, problem, p.context, marks_.ToPosition(p.context_mark));
+    return;
   }
   Fail(pos, problem);
 }
@@ -735,11 +737,19 @@ Result<Value> Parse(std::string_view text, const ReadOptions& options) {
     if (!error.message.empty()) return error;
     Error e;
     e.position = second.start;
+    e.problem = "expected a single document in the stream";
     e.message = "yaml: line " + std::to_string(second.start.line) + ", column " +
-                std::to_string(second.start.column) + ": expected a single document in the stream";
+                std::to_string(second.start.column) + ": " + e.problem;
     return e;
   }
   return std::move(doc.value);
+}
+
+std::string ErrorWithoutLocation(const Error& e) {
+  if (e.problem.empty()) return e.message;
+  if (e.context.empty()) return e.problem;
+  return e.problem + " (" + e.context + " at line " + std::to_string(e.context_position.line) +
+         ", column " + std::to_string(e.context_position.column) + ")";
 }
 
 }  // namespace wmap::yaml

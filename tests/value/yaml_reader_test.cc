@@ -355,6 +355,13 @@ TEST(YamlReaderTest, SyntaxErrorsCarryLineAndColumn) {
   EXPECT_EQ(r.error().message,
             "yaml: line 3, column 1: did not find expected ',' or ']' (while parsing a flow "
             "sequence at line 2, column 4)");
+  // The same, as fields: front ends lay the error out without reading the message.
+  EXPECT_EQ(r.error().problem, "did not find expected ',' or ']'");
+  EXPECT_EQ(r.error().context, "while parsing a flow sequence");
+  EXPECT_EQ(r.error().context_position.line, 2);
+  EXPECT_EQ(r.error().context_position.column, 4);
+  EXPECT_EQ(ErrorWithoutLocation(r.error()),
+            "did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 4)");
 
   r = Parse("key: value\n  bad: indent\n");
   ASSERT_FALSE(r.ok());
