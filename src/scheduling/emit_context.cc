@@ -1,6 +1,7 @@
 #include "scheduling/emit_context.h"
 
 #include <cctype>
+#include <cstdint>
 #include <utility>
 
 #include "wmap/meta.h"
@@ -122,9 +123,22 @@ std::string DnsLabel(std::string_view text) {
       out += '-';
     }
   }
-  if (out.size() > 63) out.resize(63);
   while (!out.empty() && out.back() == '-') out.pop_back();
-  return out;
+  return ShortenName(out, 63);
+}
+
+std::string ShortenName(std::string_view name, size_t limit) {
+  if (name.size() <= limit) return std::string(name);
+  // FNV-1a of the whole name: the same name always gets the same suffix, and names that share
+  // the kept prefix still differ.
+  uint32_t hash = 2166136261u;
+  for (char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string suffix = "-";
+  for (int shift = 28; shift >= 0; shift -= 4) suffix += kHex[(hash >> shift) & 15];
+  std::string out(name.substr(0, limit - suffix.size()));
+  while (!out.empty() && (out.back() == '-' || out.back() == '.')) out.pop_back();
+  return out + suffix;
 }
 
 const GangPlan* FindGang(const GangPlans& plans, std::string_view name) {

@@ -66,9 +66,16 @@ class PodPatches {
 int64_t EffectiveMinPods(const GangPlan& gang);
 bool IsLeaf(const GangPlan& gang, const SubGroupPlan& sub_group);
 
-// A DNS-1123 label from any text: lower case, [a-z0-9-], at most 63 characters, starting and
-// ending alphanumeric ("" stays "").
+// A DNS-1123 label from any text: lower case, [a-z0-9-], at most 63 characters (a longer one
+// keeps its start and ends in a hash of the whole), starting and ending alphanumeric ("" stays
+// "").
 std::string DnsLabel(std::string_view text);
+// `name` when it has at most `limit` characters, else its first characters and "-" with eight
+// hex digits of a hash of the whole: stable, and distinct for distinct names in practice.
+std::string ShortenName(std::string_view name, size_t limit);
+// The name of a gang's object where pods carry it in a label value (63 characters at most):
+// the object and the label always agree.
+inline std::string LabelSafeGangName(std::string_view gang) { return ShortenName(gang, 63); }
 
 // The plan of the gang called `name`; nullptr when there is none.
 const GangPlan* FindGang(const GangPlans& plans, std::string_view name);

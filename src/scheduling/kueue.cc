@@ -160,13 +160,14 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
       spec.set("queueName", Value::String(queue));
     }
     out.objects.push_back(MakeObject("kueue.x-k8s.io/v1beta2", "Workload",
-                                     ObjectMeta(c.identity, g.name), std::move(spec)));
+                                     ObjectMeta(c.identity, LabelSafeGangName(g.name)),
+                                     std::move(spec)));
   }
   PodPatches patches(c.identity);
   for (const PodGangAssignment& p : c.plans.pods) {
     const GangPlan* g = FindGang(c.plans, p.gang);
     if (g == nullptr) continue;
-    patches.Label(p.pod, "kueue.x-k8s.io/pod-group-name", g->name);
+    patches.Label(p.pod, "kueue.x-k8s.io/pod-group-name", LabelSafeGangName(g->name));
     patches.Annotate(p.pod, "kueue.x-k8s.io/pod-group-total-count", std::to_string(g->pods));
     const std::string queue = QueueOf(*g, c.workload.object());
     if (!queue.empty()) patches.Label(p.pod, "kueue.x-k8s.io/queue-name", queue);

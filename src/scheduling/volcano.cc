@@ -51,7 +51,8 @@ Result<SchedulerObjects> EmitCoscheduling(const EmitContext& c) {
     Value resources = ResourceListToValue(g.min_resources);
     if (resources.size() > 0) spec.set("minResources", std::move(resources));
     out.objects.push_back(MakeObject("scheduling.x-k8s.io/v1alpha1", "PodGroup",
-                                     ObjectMeta(c.identity, g.name), std::move(spec)));
+                                     ObjectMeta(c.identity, LabelSafeGangName(g.name)),
+                                     std::move(spec)));
     if (!g.sub_groups.empty()) {
       out.warnings.push_back("gang " + g.name +
                              ": coscheduling has no subgroups; only the total minimum is kept");
@@ -59,7 +60,8 @@ Result<SchedulerObjects> EmitCoscheduling(const EmitContext& c) {
   }
   PodPatches patches(c.identity);
   for (const PodGangAssignment& p : c.plans.pods) {
-    if (!p.gang.empty()) patches.Label(p.pod, "scheduling.x-k8s.io/pod-group", p.gang);
+    if (!p.gang.empty())
+      patches.Label(p.pod, "scheduling.x-k8s.io/pod-group", LabelSafeGangName(p.gang));
   }
   out.pod_patches = patches.Take();
   return out;

@@ -394,6 +394,37 @@ TEST_F(SchedulerObjectsTest, WorkloadApiGangsPerInstanceShareATemplate) {
   EXPECT_NE(out.warnings[0].find("different minimums"), std::string::npos);
 }
 
+// Label values hold at most 63 characters: a longer gang name is shortened with a stable hash
+// suffix, the same in the object's name and in every pod's label (scheduler-rules.md 6).
+TEST_F(SchedulerObjectsTest, LongGangNamesFitLabelValuesAndStayConsistent) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
+  const std::string long_name =
+      "pg-llama-405b-serving-11699814-9a9d-5735-9075-eda59da0f54f-group-0";
+  ASSERT_GT(long_name.size(), 63u);
+  for (GangPlan& g : plans_.gangs) g.name = long_name;
+  for (PodGangAssignment& p : plans_.pods) {
+    if (!p.gang.empty()) p.gang = long_name;
+  }
+  struct Case {
+    Scheduler scheduler;
+    std::string label;
+  };
+  for (const Case& k : {Case{Scheduler::kCoscheduling, "scheduling.x-k8s.io/pod-group"},
+                        Case{Scheduler::kKueue, "kueue.x-k8s.io/pod-group-name"}}) {
+    SchedulerObjects out = Build(k.scheduler);
+    const std::string name(out.objects[0].find("metadata")->find("name")->as_string());
+    EXPECT_LE(name.size(), 63u);
+    EXPECT_EQ(name.substr(0, 20), long_name.substr(0, 20));
+    EXPECT_EQ(name, std::string(
+                        Build(k.scheduler).objects[0].find("metadata")->find("name")->as_string()));
+    ASSERT_FALSE(out.pod_patches.empty());
+    for (const Value& patch : out.pod_patches) {
+      EXPECT_EQ(*patch.find("metadata")->find("labels")->find(k.label), Value::String(name));
+    }
+  }
+}
+
 TEST(SchedulerObjects, WithoutUidThereIsNoOwnerReferenceAndAWarning) {
   WMAP_NEEDS_SHARED("conformance/upstream");
   WMAP_NEEDS_SHARED("schemas");
