@@ -9,10 +9,10 @@
 //                 scheduling.k8s.io/group-name, and volcano.sh/task-spec naming the leaf.
 //   coscheduling  scheduling.x-k8s.io/v1alpha1 PodGroup (minMember, minResources); pods: label
 //                 scheduling.x-k8s.io/pod-group.
-//   kueue         kueue.x-k8s.io/v1beta2 Workload, one podSet per component instance (count,
-//                 minCount when smaller, pod template); at most 8 podSets. Pods: the plain
-//                 pod-group label and annotations (kueue.x-k8s.io/pod-group-name,
-//                 pod-group-total-count, queue-name).
+//   kueue         kueue.x-k8s.io/v1beta2 prebuilt Workload (non-controller owner), one podSet
+//                 per component instance (count, minCount with partial admission, pod
+//                 template); at most 18 podSets. Pods: annotations kueue.x-k8s.io/pod-group-name,
+//                 prebuilt-workload-name and pod-group-total-count, label queue-name.
 //   k8s-workload  scheduling.k8s.io/v1beta1 Workload (KEP-4671, Kubernetes 1.37): a pod group
 //                 template per gang of the definition (gangs made per instance share it), and
 //                 a PodGroup per planned gang naming its template (gang policy minCount).
@@ -48,8 +48,10 @@ std::string_view SchedulerName(Scheduler scheduler);
 std::string_view SchedulerNames();
 
 struct SchedulingOptions {
-  // Kueue's and the Workload API's limit on pod sets / pod groups per object.
+  // The Workload API's limit on pod group templates per Workload.
   size_t max_pod_sets = 8;
+  // Kueue's limit on pod sets per Workload (its CRD allows 1 to 18).
+  size_t max_kueue_pod_sets = 18;
 };
 
 struct SchedulerObjects {

@@ -1,4 +1,5 @@
-// Kueue: one kueue.x-k8s.io/v1beta2 Workload per gang, a podSet per component instance. As in
+// Kueue: one prebuilt kueue.x-k8s.io/v1beta2 Workload per gang, a podSet per component instance,
+// that the gang's pods name (pod-group-name and prebuilt-workload-name annotations). As in
 // Kueue's own integrations a pod set has a count only (all its pods or none); minCount comes
 // from the gang's partial admission alone (the batch/v1 Job annotation
 // kueue.x-k8s.io/job-min-parallelism), never from the gang's minimum.
@@ -105,10 +106,10 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
       if (!r.ok()) return r.error();
       sets = std::move(*r);
     }
-    if (sets.size() > c.options.max_pod_sets) {
+    if (sets.size() > c.options.max_kueue_pod_sets) {
       return Error{"gang " + g.name + " needs " + std::to_string(sets.size()) +
                        " pod sets; a Kueue Workload holds at most " +
-                       std::to_string(c.options.max_pod_sets),
+                       std::to_string(c.options.max_kueue_pod_sets),
                    "",
                    {},
                    "split the workload, or group its components into fewer subgroups",
@@ -159,15 +160,27 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
     } else {
       spec.set("queueName", Value::String(queue));
     }
-    out.objects.push_back(MakeObject("kueue.x-k8s.io/v1beta2", "Workload",
-                                     ObjectMeta(c.identity, LabelSafeGangName(g.name)),
-                                     std::move(spec)));
+    // A prebuilt Workload: Kueue adopts it for the pod group named by the pods'
+    // prebuilt-workload-name, and ignores one with a foreign controller owner (or, named as the
+    // group, one it did not create itself), so the reference to the workload is not a
+    // controller's.
+    Value meta = ObjectMeta(c.identity, LabelSafeGangName(g.name));
+    if (Value* owners = meta.find_mutable("ownerReferences")) {
+      Value owner = owners->items()[0];
+      owner.set("controller", Value::Bool(false));
+      owner.set("blockOwnerDeletion", Value::Bool(false));
+      *owners = Value::Array({std::move(owner)});
+    }
+    out.objects.push_back(
+        MakeObject("kueue.x-k8s.io/v1beta2", "Workload", std::move(meta), std::move(spec)));
   }
   PodPatches patches(c.identity);
   for (const PodGangAssignment& p : c.plans.pods) {
     const GangPlan* g = FindGang(c.plans, p.gang);
     if (g == nullptr) continue;
-    patches.Label(p.pod, "kueue.x-k8s.io/pod-group-name", LabelSafeGangName(g->name));
+    // Kueue reads the group name from the annotation first; the prebuilt Workload must carry it.
+    patches.Annotate(p.pod, "kueue.x-k8s.io/pod-group-name", LabelSafeGangName(g->name));
+    patches.Annotate(p.pod, "kueue.x-k8s.io/prebuilt-workload-name", LabelSafeGangName(g->name));
     patches.Annotate(p.pod, "kueue.x-k8s.io/pod-group-total-count", std::to_string(g->pods));
     const std::string queue = QueueOf(*g, c.workload.object());
     if (!queue.empty()) patches.Label(p.pod, "kueue.x-k8s.io/queue-name", queue);

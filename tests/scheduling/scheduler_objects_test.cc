@@ -273,18 +273,27 @@ TEST_F(SchedulerObjectsTest, KueueHasAPodSetPerComponentInstance) {
             R"({"containers":[{"image":"ghcr.io/example/train:1.4","name":"worker",)"
             R"("resources":{"limits":{"nvidia.com/gpu":"8"},"requests":{"cpu":"16",)"
             R"("memory":"64Gi"}}}]})");
+  // Pods name the prebuilt Workload; Kueue reads the group name from the annotation first.
   EXPECT_EQ(json::ToCompactString(out.pod_patches[0]),
-            R"({"metadata":{"annotations":{"kueue.x-k8s.io/pod-group-total-count":"9"},)"
-            R"("labels":{"kueue.x-k8s.io/pod-group-name":)"
-            R"("pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f","kueue.x-k8s.io/queue-name":)"
-            R"("team-a"},"name":"train-driver-0-0-abcde","namespace":"ml"}})");
+            R"({"metadata":{"annotations":{"kueue.x-k8s.io/pod-group-name":)"
+            R"("pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f",)"
+            R"("kueue.x-k8s.io/pod-group-total-count":"9",)"
+            R"("kueue.x-k8s.io/prebuilt-workload-name":)"
+            R"("pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f"},)"
+            R"("labels":{"kueue.x-k8s.io/queue-name":"team-a"},)"
+            R"("name":"train-driver-0-0-abcde","namespace":"ml"}})");
+  // Kueue ignores a prebuilt Workload with a foreign controller: the owner is not one.
+  const Value& owner = out.objects[0].find("metadata")->find("ownerReferences")->items()[0];
+  EXPECT_EQ(*owner.find("controller"), Value::Bool(false));
+  EXPECT_EQ(*owner.find("name"), Value::String("train"));
 }
 
 TEST_F(SchedulerObjectsTest, KueueRefusesTooManyPodSets) {
   WMAP_NEEDS_SHARED("conformance/upstream");
   WMAP_NEEDS_SHARED("schemas");
   SchedulingOptions options;
-  options.max_pod_sets = 1;
+  EXPECT_EQ(options.max_kueue_pod_sets, 18u);  // the Workload CRD's limit
+  options.max_kueue_pod_sets = 1;
   Result<SchedulerObjects> r = BuildSchedulerObjects(Scheduler::kKueue, workload_, plans_, options);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message,
@@ -408,10 +417,11 @@ TEST_F(SchedulerObjectsTest, LongGangNamesFitLabelValuesAndStayConsistent) {
   }
   struct Case {
     Scheduler scheduler;
-    std::string label;
+    std::string field;  // "labels" or "annotations"
+    std::string key;
   };
-  for (const Case& k : {Case{Scheduler::kCoscheduling, "scheduling.x-k8s.io/pod-group"},
-                        Case{Scheduler::kKueue, "kueue.x-k8s.io/pod-group-name"}}) {
+  for (const Case& k : {Case{Scheduler::kCoscheduling, "labels", "scheduling.x-k8s.io/pod-group"},
+                        Case{Scheduler::kKueue, "annotations", "kueue.x-k8s.io/pod-group-name"}}) {
     SchedulerObjects out = Build(k.scheduler);
     const std::string name(out.objects[0].find("metadata")->find("name")->as_string());
     EXPECT_LE(name.size(), 63u);
@@ -420,7 +430,7 @@ TEST_F(SchedulerObjectsTest, LongGangNamesFitLabelValuesAndStayConsistent) {
                         Build(k.scheduler).objects[0].find("metadata")->find("name")->as_string()));
     ASSERT_FALSE(out.pod_patches.empty());
     for (const Value& patch : out.pod_patches) {
-      EXPECT_EQ(*patch.find("metadata")->find("labels")->find(k.label), Value::String(name));
+      EXPECT_EQ(*patch.find("metadata")->find(k.field)->find(k.key), Value::String(name));
     }
   }
 }
