@@ -24,6 +24,8 @@ inline constexpr int kMaxControllerDepth = 6;
 std::string_view StringField(const Value& object, std::string_view key);
 // object.metadata.<key> when it is a string, else "".
 std::string_view MetadataField(const Value& object, std::string_view key);
+// object.metadata.labels.<key> when it is a string, else "".
+std::string_view LabelValue(const Value& object, std::string_view key);
 
 // A name for the object that is the same on every read: metadata.name; for an object that has
 // only metadata.generateName (a manifest for `kubectl create`), that prefix, cut to 58

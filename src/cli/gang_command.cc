@@ -138,6 +138,13 @@ std::string PodsText(const Value& pods) {
   return "\n" + Table(rows);
 }
 
+// Why a definition of the gangs form planned nothing (lower case, no final stop).
+std::string NoGangPlanned(std::string_view definition) {
+  return "the definition's gangs plan no pod group for this object: it does not meet their "
+         "conditions, or their subgroups hold none of its pods ('wmap definitions " +
+         std::string(definition) + " -o yaml' shows them)";
+}
+
 std::string FormLine(std::string_view form, size_t gangs) {
   if (form == "podGroup") return "podGroup: one pod group for the workload";
   if (form == "podGroups") {
@@ -169,10 +176,9 @@ std::string TextDocument(const Value& doc) {
     out += "\nGive the workload's pods (-f) to see the pod groups their labels form.\n";
   }
   if (form == "gangs" && gangs->size() == 0) {
-    out +=
-        "\nThe definition's gangs plan no pod group for this object: it does not meet their "
-        "conditions, or their subgroups hold none of its pods ('wmap definitions " +
-        Field(doc, "definition") + " -o yaml' shows them), so its pods are not gang-scheduled.\n";
+    std::string reason = NoGangPlanned(Field(doc, "definition"));
+    reason[0] = 'T';
+    out += "\n" + reason + ", so its pods are not gang-scheduled.\n";
   }
   return out + PodsText(*doc.find("pods"));
 }
@@ -360,11 +366,8 @@ class GangCommand : public WorkloadCommand {
       return "the definition's podGroups form makes groups from the pods' labels, and no pod of "
              "the workload was given (add its pods with -f)";
     }
-    if (form == "gangs") {
-      return "the definition's gangs plan no pod group for this object: it does not meet their "
-             "conditions, or their subgroups hold none of its pods ('wmap definitions " +
-             g.entry->definition.name() + " -o yaml' shows them), so nothing is emitted";
-    }
+    if (form == "gangs")
+      return NoGangPlanned(g.entry->definition.name()) + ", so nothing is emitted";
     return "the definition has no gang instructions, so nothing is emitted";
   }
 

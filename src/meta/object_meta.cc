@@ -17,6 +17,12 @@ std::string_view MetadataField(const Value& object, std::string_view key) {
   return metadata != nullptr ? StringField(*metadata, key) : std::string_view();
 }
 
+std::string_view LabelValue(const Value& object, std::string_view key) {
+  const Value* metadata = object.find("metadata");
+  const Value* labels = metadata != nullptr ? metadata->find("labels") : nullptr;
+  return labels != nullptr ? StringField(*labels, key) : std::string_view();
+}
+
 std::string NameOrGenerated(const Value& object) {
   std::string_view name = MetadataField(object, "name");
   if (!name.empty()) return std::string(name);

@@ -1,5 +1,6 @@
 // KAI Scheduler: scheduling.run.ai/v2alpha2 PodGroup with its subgroup tree.
 #include "scheduling/emit_context.h"
+#include "wmap/meta.h"
 #include "wmap/resources.h"
 
 namespace wmap::scheduling {
@@ -14,14 +15,6 @@ Value TopologyConstraint(const Topology& t) {
     v.set("preferredTopologyLevel", Value::String(t.preferred_topology_level));
   }
   return v;
-}
-
-// The value of a label of the workload object ("" when absent).
-std::string WorkloadLabel(const EmitContext& c, std::string_view key) {
-  const Value* meta = c.workload.object().find("metadata");
-  const Value* labels = meta ? meta->find("labels") : nullptr;
-  const Value* v = labels ? labels->find(key) : nullptr;
-  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
 }
 
 }  // namespace
@@ -47,7 +40,9 @@ Result<SchedulerObjects> EmitKai(const EmitContext& c) {
     } else if (g.min_member > 0) {
       spec.set("minMember", Value::Int(g.min_member));
     }
-    std::string queue = g.queue.empty() ? WorkloadLabel(c, "kai.scheduler/queue") : g.queue;
+    std::string queue =
+        g.queue.empty() ? std::string(meta::LabelValue(c.workload.object(), "kai.scheduler/queue"))
+                        : g.queue;
     if (!queue.empty()) {
       spec.set("queue", Value::String(queue));
     } else {

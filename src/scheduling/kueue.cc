@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "scheduling/emit_context.h"
+#include "wmap/meta.h"
 #include "wmap/resources.h"
 
 namespace wmap::scheduling {
@@ -22,10 +23,7 @@ struct PodSet {
 
 std::string QueueOf(const GangPlan& g, const Value& object) {
   if (!g.queue.empty()) return g.queue;
-  const Value* meta = object.find("metadata");
-  const Value* labels = meta ? meta->find("labels") : nullptr;
-  const Value* queue = labels ? labels->find("kueue.x-k8s.io/queue-name") : nullptr;
-  return queue && queue->is_string() ? std::string(queue->as_string()) : std::string();
+  return std::string(meta::LabelValue(object, "kueue.x-k8s.io/queue-name"));
 }
 
 // Unique DNS labels for the pod sets, "main" for a nameless one.
