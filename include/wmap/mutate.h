@@ -75,6 +75,9 @@ struct PodChanges {
   std::vector<std::pair<std::string, std::string>> node_selector;
   std::vector<Toleration> tolerations;
   std::vector<ImageChange> images;
+  // spec.schedulingGroup.podGroupName: the Kubernetes Workload API PodGroup the pods join
+  // (immutable on a pod, so it is set in the template before the pods exist).
+  std::optional<std::string> scheduling_group;
 
   bool empty() const;
 };

@@ -9,15 +9,20 @@
 //                 scheduling.k8s.io/group-name, and volcano.sh/task-spec naming the leaf.
 //   coscheduling  scheduling.x-k8s.io/v1alpha1 PodGroup (minMember, minResources); pods: label
 //                 scheduling.x-k8s.io/pod-group.
-//   kueue         kueue.x-k8s.io/v1beta2 prebuilt Workload (non-controller owner), one podSet
-//                 per component instance (count, minCount with partial admission, pod
-//                 template); at most 18 podSets. Pods: annotations kueue.x-k8s.io/pod-group-name,
-//                 prebuilt-workload-name and pod-group-total-count, label queue-name.
+//   kueue         for kinds Kueue integrates (Job, JobSet, LeaderWorkerSet, Ray, Kubeflow,
+//                 TrainJob, AppWrapper, Deployment, StatefulSet, Pod): the queue label and
+//                 topology annotations through the workload patch, nothing else (Kueue builds
+//                 the Workload). Otherwise a kueue.x-k8s.io/v1beta2 prebuilt Workload
+//                 (non-controller owner), one podSet per component instance (count, minCount
+//                 with partial admission, pod template, topologyRequest); at most 18 podSets.
+//                 Pods: annotations kueue.x-k8s.io/pod-group-name, prebuilt-workload-name and
+//                 pod-group-total-count, label queue-name.
 //   k8s-workload  scheduling.k8s.io/v1beta1 Workload (KEP-4671, Kubernetes 1.37): a pod group
 //                 template per gang of the definition (gangs made per instance share it), and
 //                 a PodGroup per planned gang naming its template (gang policy minCount).
 //                 Subgroups are flattened and topology left out, with warnings. Pods name their
-//                 group in spec.schedulingGroup, which only their template can set: no patch.
+//                 group in spec.schedulingGroup, which only their template can set: the
+//                 workload patch sets it in each gang's pod templates; no pod patch.
 //
 // Every object carries the workload's namespace and, when the workload has a uid, a controller
 // ownerReference to it. Pod changes are JSON merge patches (`kubectl patch --type merge`).
@@ -46,12 +51,21 @@ std::optional<Scheduler> ParseScheduler(std::string_view name);
 std::string_view SchedulerName(Scheduler scheduler);
 // The accepted names, for help and error messages: "kai|volcano|coscheduling|kueue|k8s-workload".
 std::string_view SchedulerNames();
+// The versions --api-version accepts for `scheduler`, the default first ("v1beta2|v1beta1").
+std::string_view SchedulerApiVersions(Scheduler scheduler);
 
 struct SchedulingOptions {
   // The Workload API's limit on pod group templates per Workload.
   size_t max_pod_sets = 8;
   // Kueue's limit on pod sets per Workload (its CRD allows 1 to 18).
   size_t max_kueue_pod_sets = 18;
+  // Kueue: a prebuilt Workload and pod group for every kind, also those Kueue integrates itself
+  // (for a cluster whose Kueue configuration leaves that integration off).
+  bool kueue_prebuilt = false;
+  // The API version of the objects ("" for the scheduler's default, the first of
+  // SchedulerApiVersions). Kueue: v1beta2 or v1beta1 (the same Workload either way: what
+  // differs between them, the priority fields, is never emitted).
+  std::string api_version;
 };
 
 struct SchedulerObjects {
@@ -59,6 +73,11 @@ struct SchedulerObjects {
   // Per given pod, in plan order: {"metadata": {"name", "namespace"?, "labels"?,
   // "annotations"?}, "spec"?: {...}}. Pods that join no gang are left out.
   std::vector<Value> pod_patches;
+  // What the workload object itself needs before it is submitted, as an RFC 6902 JSON patch of
+  // it (`kubectl patch --type json`): the queue label on kinds Kueue builds Workloads for
+  // itself, and pod template changes made through the definition (spec.schedulingGroup for the
+  // Workload API, Kueue's topology annotations). Empty when none.
+  Value workload_patch = Value::EmptyArray();
   // Things a user should know (no uid: no ownerReference; queue missing for Kueue...).
   std::vector<std::string> warnings;
 };

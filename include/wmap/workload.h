@@ -93,6 +93,15 @@ class Workload {
   Result<std::optional<std::vector<Value>>> PodSpecs(size_t component) const;
   Result<std::optional<std::vector<Value>>> PodMetadata(size_t component) const;
   Result<std::optional<std::vector<FragmentedPodSpec>>> FragmentedPodSpecs(size_t component) const;
+  // Each instance's pod template as the definition gives it ({"metadata"?, "spec"}): the
+  // podTemplateSpecPath's value; the podSpecPath's spec with the metadataPath's metadata; or one
+  // assembled from the fragments (the containers, the main container or one holding only the
+  // resources, containers without a name called "main", the image on the first container, the
+  // scheduler name, priority class, affinity, resource claims, labels and annotations). An
+  // assembled template carries what scheduling and resource accounting read; it is not a pod
+  // to create. Null for an instance the paths yield nothing for; nullopt when the component
+  // has no pod definition.
+  Result<std::optional<std::vector<Value>>> EffectivePodTemplates(size_t component) const;
   Result<std::optional<std::vector<Scale>>> Scales(size_t component) const;
   // Pods per replica (scaleDefinition.podsPerReplicaPath), per instance: a null result reads as
   // 1, anything but a non-negative int32 (or its numeric string) is an error. nullopt when the

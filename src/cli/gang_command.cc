@@ -215,7 +215,16 @@ std::string GangCommandHelp() {
          "      --for SCHEDULER    the objects a gang scheduler needs, and the labels,\n"
          "                         annotations or fields each given pod needs to join them\n"
          "                         (JSON merge patches): kai, volcano, coscheduling, kueue,\n"
-         "                         k8s-workload (see docs/scheduling.md)\n"
+         "                         k8s-workload (see docs/scheduling.md); the workload's own\n"
+         "                         change before submission (Kueue's queue label, the\n"
+         "                         Workload API's spec.schedulingGroup in pod templates) is\n"
+         "                         the document's workloadPatch (RFC 6902)\n"
+         "      --api-version V    with --for: the objects' version, where the scheduler has\n"
+         "                         two: kueue v1beta2 (default) or v1beta1\n"
+         "      --kueue-prebuilt   with --for kueue: a prebuilt Workload and pod group also\n"
+         "                         for kinds Kueue integrates itself (Job, JobSet,\n"
+         "                         LeaderWorkerSet, Ray, Kubeflow...), for a Kueue whose\n"
+         "                         integration of the kind is turned off\n"
          "  -d, --definition FILE  read the workload through this definition\n"
          "      --definitions DIR  add the definitions of a folder to the built-in ones\n"
          "      --lenient          ignore unknown fields in definitions\n"
@@ -270,7 +279,11 @@ class GangCommand : public WorkloadCommand {
   GangCommand()
       : WorkloadCommand({"gang", GangCommandHelp, {}, true, "give the workload with -f FILE"}) {}
 
-  void AddFlags(FlagParser* parser) override { parser->String({"--for"}, &for_scheduler_); }
+  void AddFlags(FlagParser* parser) override {
+    parser->String({"--for"}, &for_scheduler_);
+    parser->String({"--api-version"}, &options_.api_version);
+    parser->Bool({"--kueue-prebuilt"}, &options_.kueue_prebuilt);
+  }
 
   // -o depends on --for: text, json or yaml for the plans; yaml, json or manifests for the
   // scheduler's objects.
@@ -280,6 +293,29 @@ class GangCommand : public WorkloadCommand {
       if (!scheduler_) {
         return UsageError("unknown scheduler \"" + for_scheduler_ + "\"",
                           "use --for " + std::string(SchedulerNames()));
+      }
+    }
+    if (!scheduler_ && (!options_.api_version.empty() || options_.kueue_prebuilt)) {
+      return UsageError(
+          std::string(options_.kueue_prebuilt ? "--kueue-prebuilt" : "--api-version") +
+              " needs --for SCHEDULER",
+          "for example: wmap gang --for kueue --kueue-prebuilt -f WORKLOAD");
+    }
+    if (options_.kueue_prebuilt && scheduler_ != Scheduler::kKueue) {
+      return UsageError("--kueue-prebuilt applies to --for kueue only");
+    }
+    if (scheduler_ && !options_.api_version.empty()) {
+      std::string_view versions = SchedulerApiVersions(*scheduler_);
+      bool known = false;
+      for (size_t start = 0; start <= versions.size();) {
+        size_t end = std::min(versions.find('|', start), versions.size());
+        known = known || versions.substr(start, end - start) == options_.api_version;
+        start = end + 1;
+      }
+      if (!known) {
+        return UsageError(
+            "--for " + for_scheduler_ + " has no API version \"" + options_.api_version + "\"",
+            "use --api-version " + std::string(versions));
       }
     }
     const std::vector<std::string_view> formats =
@@ -337,7 +373,7 @@ class GangCommand : public WorkloadCommand {
       Workload w(g.entry->definition, g.workload.value);
       Result<GangPlans> plans = PlanGangs(w, g.pods);
       Result<SchedulerObjects> objects =
-          plans.ok() ? BuildSchedulerObjects(*scheduler_, w, *plans) : plans.error();
+          plans.ok() ? BuildSchedulerObjects(*scheduler_, w, *plans, options_) : plans.error();
       if (!objects.ok()) {
         std::string hint = objects.error().hint;
         if (hint.empty()) hint = "check the definition's gang instructions with 'wmap gang -f ...'";
@@ -351,6 +387,12 @@ class GangCommand : public WorkloadCommand {
       // Every warning goes to stderr and into the document's warnings.
       for (const std::string& warning : objects->warnings) {
         Warn(io, std::string(g.workload.Name()) + ": " + warning);
+      }
+      // The objects alone cannot carry a change of the workload itself: say where it is.
+      if (output == "manifests" && objects->workload_patch.size() > 0) {
+        Warn(io, std::string(g.workload.Name()) +
+                     ": the workload itself needs a change before it is submitted (workloadPatch "
+                     "in -o yaml, for kubectl patch --type json), which -o manifests leaves out");
       }
       documents.push_back(view::SchedulerObjectsDocument(g.workload, *scheduler_, *objects));
       manifests.insert(manifests.end(), objects->objects.begin(), objects->objects.end());
@@ -373,6 +415,7 @@ class GangCommand : public WorkloadCommand {
 
   std::string for_scheduler_;
   std::optional<Scheduler> scheduler_;
+  SchedulingOptions options_;
 };
 
 }  // namespace

@@ -16,6 +16,7 @@ struct MutateFlags {
   std::string instance;
   std::string scheduler_name;
   std::string priority_class;
+  std::string scheduling_group;
   std::vector<std::string> labels, annotations, node_selectors, tolerations, images;
 };
 
@@ -36,6 +37,7 @@ std::optional<Error> ParseChanges(const MutateFlags& f, const std::vector<std::s
   if (has("--priority-class", "--priority-class-name")) {
     changes->priority_class_name = f.priority_class;
   }
+  if (has("--scheduling-group")) changes->scheduling_group = f.scheduling_group;
   struct KeyValues {
     const std::vector<std::string>* texts;
     std::vector<std::pair<std::string, std::string>>* out;
@@ -67,10 +69,13 @@ std::optional<Error> ParseChanges(const MutateFlags& f, const std::vector<std::s
   if (changes->priority_class_name && changes->priority_class_name->empty()) {
     return UsageError("--priority-class needs a name");
   }
+  if (changes->scheduling_group && changes->scheduling_group->empty()) {
+    return UsageError("--scheduling-group needs a PodGroup name");
+  }
   if (changes->empty()) {
     return UsageError("nothing to change",
                       "give at least one of --scheduler-name, --priority-class, --label, "
-                      "--annotation, --node-selector, --toleration, --image");
+                      "--annotation, --node-selector, --toleration, --image, --scheduling-group");
   }
   return std::nullopt;
 }
@@ -112,6 +117,9 @@ std::string MutateCommandHelp() {
          "                             NoSchedule, PreferNoSchedule or NoExecute\n"
          "  --image [NAME=]IMAGE       the image of container NAME (containers and\n"
          "                             initContainers), or of every container\n"
+         "  --scheduling-group NAME    spec.schedulingGroup.podGroupName: the Kubernetes\n"
+         "                             Workload API PodGroup the pods join (once; see\n"
+         "                             'wmap gang --for k8s-workload')\n"
          "\n"
          "Flags:\n"
          "  -f, --filename PATH        the workload (YAML or JSON; - for standard input);\n"
@@ -161,6 +169,7 @@ class MutateCommand : public WorkloadCommand {
     parser->String({"--instance"}, &f_.instance);
     parser->String({"--scheduler-name"}, &f_.scheduler_name);
     parser->String({"--priority-class", "--priority-class-name"}, &f_.priority_class);
+    parser->String({"--scheduling-group"}, &f_.scheduling_group);
     parser->Strings({"--label"}, &f_.labels);
     parser->Strings({"--annotation"}, &f_.annotations);
     parser->Strings({"--node-selector"}, &f_.node_selectors);

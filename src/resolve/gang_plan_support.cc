@@ -27,20 +27,6 @@ void Accumulate(Tally* into, const Tally& t) {
   MaxInto(&into->max_per_pod, t.max_per_pod);
 }
 
-// A pod spec assembled from the fragments that carry resources.
-Value SpecFromFragments(const FragmentedPodSpec& f) {
-  Value spec = Value::EmptyObject();
-  if (f.containers.is_array()) {
-    spec.set("containers", f.containers);
-  } else if (f.container.is_object()) {
-    spec.set("containers", Value::Array({f.container}));
-  } else if (f.resources.is_object()) {
-    spec.set("containers", Value::Array({Value::Object({{"resources", f.resources}})}));
-  }
-  if (f.resource_claims.is_array()) spec.set("resourceClaims", f.resource_claims);
-  return spec;
-}
-
 bool HasScaleDefinition(const Definition& d) {
   for (const ComponentDefinition& c : d.components()) {
     if (c.scale) return true;
@@ -119,40 +105,15 @@ Result<const ComponentData*> WorkloadReader::Component(size_t component) {
     if (*ppr && k < (*ppr)->size()) in.pods_per_replica = (**ppr)[k];
   }
   // Pod templates and the requests of one pod, per instance.
-  if (c.spec && c.spec->pod_template_spec) {
-    auto r = workload_.PodTemplateSpecs(component);
-    if (!r.ok()) return Wrap(prefix, r.error());
-    for (size_t k = 0; *r && k < (*r)->size() && k < data.instances.size(); ++k) {
-      data.instances[k].pod_template = (**r)[k];
-    }
-  } else if (c.spec && c.spec->pod_spec) {
-    auto specs = workload_.PodSpecs(component);
-    if (!specs.ok()) return Wrap(prefix, specs.error());
-    auto metadata = workload_.PodMetadata(component);
-    if (!metadata.ok()) return Wrap(prefix, metadata.error());
-    for (size_t k = 0; *specs && k < (*specs)->size() && k < data.instances.size(); ++k) {
-      Value t = Value::EmptyObject();
-      if (*metadata && k < (*metadata)->size() && !(**metadata)[k].is_null()) {
-        t.set("metadata", (**metadata)[k]);
-      }
-      t.set("spec", (**specs)[k]);
-      data.instances[k].pod_template = std::move(t);
-    }
-  }
-  std::optional<std::vector<FragmentedPodSpec>> fragments;
-  if (c.spec && c.spec->fragmented) {
-    auto r = workload_.FragmentedPodSpecs(component);
-    if (!r.ok()) return Wrap(prefix, r.error());
-    fragments = std::move(*r);
+  auto templates = workload_.EffectivePodTemplates(component);
+  if (!templates.ok()) return Wrap(prefix, templates.error());
+  for (size_t k = 0; *templates && k < (*templates)->size() && k < data.instances.size(); ++k) {
+    data.instances[k].pod_template = (**templates)[k];
   }
   for (size_t k = 0; k < data.instances.size(); ++k) {
     InstanceData& in = data.instances[k];
-    Value spec;
-    if (const Value* s = in.pod_template.is_object() ? in.pod_template.find("spec") : nullptr) {
-      spec = *s;
-    } else if (fragments && k < fragments->size()) {
-      spec = SpecFromFragments((*fragments)[k]);
-    }
+    const Value* found = in.pod_template.is_object() ? in.pod_template.find("spec") : nullptr;
+    Value spec = found != nullptr ? *found : Value();
     if (spec.is_null()) continue;
     auto per_pod = EffectivePodResources(spec);
     if (!per_pod.ok()) return Wrap(prefix + " instance \"" + in.id + "\"", per_pod.error());

@@ -72,7 +72,7 @@ Result<Value> SetImages(const Value& containers, const std::vector<ImageChange>&
 
 bool HasSpecChanges(const PodChanges& c) {
   return c.scheduler_name || c.priority_class_name || !c.node_selector.empty() ||
-         !c.tolerations.empty() || !c.images.empty();
+         !c.tolerations.empty() || !c.images.empty() || c.scheduling_group;
 }
 
 bool HasMetadataChanges(const PodChanges& c) { return !c.labels.empty() || !c.annotations.empty(); }
@@ -84,6 +84,15 @@ Result<Value> MutatePodSpec(const Value& spec, const PodChanges& changes,
   if (changes.scheduler_name) out.set("schedulerName", Value::String(*changes.scheduler_name));
   if (changes.priority_class_name) {
     out.set("priorityClassName", Value::String(*changes.priority_class_name));
+  }
+  if (changes.scheduling_group) {
+    const Value* current = out.find("schedulingGroup");
+    if (current != nullptr && !current->is_null() && !current->is_object()) {
+      return FieldTypeError("spec.schedulingGroup", *current);
+    }
+    Value group = current != nullptr && current->is_object() ? *current : Value::EmptyObject();
+    group.set("podGroupName", Value::String(*changes.scheduling_group));
+    out.set("schedulingGroup", std::move(group));
   }
   if (!changes.node_selector.empty()) {
     const Value* current = out.find("nodeSelector");
@@ -401,6 +410,7 @@ std::optional<MutateError> MutateFragments(Run& run, size_t component,
   };
   if (!ch.node_selector.empty()) return missing("node selector path", "--node-selector");
   if (!ch.tolerations.empty()) return missing("tolerations path", "--toleration");
+  if (ch.scheduling_group) return missing("path for spec.schedulingGroup", "--scheduling-group");
   if (ch.scheduler_name && !d.scheduler_name)
     return missing("schedulerNamePath", "--scheduler-name");
   if (ch.priority_class_name && !d.priority_class_name) {

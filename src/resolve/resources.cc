@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "resolve/extract.h"
-#include "resolve/fragment_spec.h"
 #include "resolve/saturating.h"
 #include "resolve/scale_units.h"
 
@@ -190,25 +189,12 @@ namespace {
 
 // The pod spec of each instance of component i (null where an instance has none).
 Result<std::vector<Value>> InstanceSpecs(const Workload& w, size_t i, size_t count) {
-  const ComponentDefinition& c = w.definition().components()[i];
   std::vector<Value> specs(count);
-  if (c.spec && c.spec->pod_template_spec) {
-    auto r = w.PodTemplateSpecs(i);
-    if (!r.ok()) return r.error();
-    for (size_t k = 0; *r && k < (*r)->size() && k < count; ++k) {
-      const Value* spec = (**r)[k].find("spec");
-      if (spec) specs[k] = *spec;
-    }
-  } else if (c.spec && c.spec->pod_spec) {
-    auto r = w.PodSpecs(i);
-    if (!r.ok()) return r.error();
-    for (size_t k = 0; *r && k < (*r)->size() && k < count; ++k) specs[k] = (**r)[k];
-  } else if (c.spec && c.spec->fragmented) {
-    auto r = w.FragmentedPodSpecs(i);
-    if (!r.ok()) return r.error();
-    for (size_t k = 0; *r && k < (*r)->size() && k < count; ++k) {
-      specs[k] = resolve::PodSpecFromFragments((**r)[k]);
-    }
+  auto templates = w.EffectivePodTemplates(i);
+  if (!templates.ok()) return templates.error();
+  for (size_t k = 0; *templates && k < (*templates)->size() && k < count; ++k) {
+    const Value& t = (**templates)[k];
+    if (const Value* spec = t.is_object() ? t.find("spec") : nullptr) specs[k] = *spec;
   }
   return specs;
 }

@@ -33,6 +33,7 @@ struct EmitContext {
   const GangPlans& plans;
   const SchedulingOptions& options;
   WorkloadIdentity identity;
+  std::string api_version;  // of the scheduler's objects, checked ("v1beta2")
 };
 
 // {"name", "namespace"?, "ownerReferences"?: [controller reference to the workload]}.

@@ -1,7 +1,14 @@
-// Kueue: one prebuilt kueue.x-k8s.io/v1beta2 Workload per gang, a podSet per component instance,
-// that the gang's pods name (pod-group-name and prebuilt-workload-name annotations). As in
-// Kueue's own integrations a pod set has a count only (all its pods or none); minCount comes
-// from the gang's partial admission alone (the batch/v1 Job annotation
+// Kueue, two ways.
+//
+// Kinds Kueue integrates itself (its jobframework builds their Workloads from the object, and
+// never gates their pods as a plain pod group): the workload gets the queue label, and each
+// gang's topology goes to its pod templates as Kueue's podset topology annotations; nothing is
+// created and no pod is patched.
+//
+// Other kinds: one prebuilt kueue.x-k8s.io/v1beta2 Workload per gang, a podSet per component
+// instance, that the gang's pods name (pod-group-name and prebuilt-workload-name annotations).
+// As in Kueue's own integrations a pod set has a count only (all its pods or none); minCount
+// comes from the gang's partial admission alone (the batch/v1 Job annotation
 // kueue.x-k8s.io/job-min-parallelism), never from the gang's minimum.
 #include <algorithm>
 #include <map>
@@ -9,17 +16,71 @@
 #include <utility>
 
 #include "scheduling/emit_context.h"
+#include "scheduling/template_changes.h"
 #include "wmap/meta.h"
+#include "wmap/patch.h"
 #include "wmap/resources.h"
 
 namespace wmap::scheduling {
 namespace {
 
+constexpr std::string_view kQueueLabel = "kueue.x-k8s.io/queue-name";
+
 struct PodSet {
   std::string name;
   int64_t count = 0;
   Value template_spec;
+  std::optional<Topology> topology;
 };
+
+// The kinds of Kueue's built-in integrations (integrations.frameworks, v0.19): group and kind,
+// and the one version where Kueue integrates only that one (MPIJob: mpi-operator's v2beta1,
+// not training-operator's v1).
+bool IntegratedByKueue(const WorkloadIdentity& id) {
+  struct Kind {
+    std::string_view group, kind, version;
+  };
+  static constexpr Kind kKinds[] = {
+      {"batch", "Job", ""},
+      {"jobset.x-k8s.io", "JobSet", ""},
+      {"leaderworkerset.x-k8s.io", "LeaderWorkerSet", ""},
+      {"ray.io", "RayJob", ""},
+      {"ray.io", "RayCluster", ""},
+      {"ray.io", "RayService", ""},
+      {"kubeflow.org", "PyTorchJob", ""},
+      {"kubeflow.org", "TFJob", ""},
+      {"kubeflow.org", "XGBoostJob", ""},
+      {"kubeflow.org", "PaddleJob", ""},
+      {"kubeflow.org", "JAXJob", ""},
+      {"kubeflow.org", "MPIJob", "v2beta1"},
+      {"trainer.kubeflow.org", "TrainJob", ""},
+      {"workload.codeflare.dev", "AppWrapper", ""},
+      {"apps", "Deployment", ""},
+      {"apps", "StatefulSet", ""},
+      {"", "Pod", ""},
+  };
+  const std::string group = id.Group();
+  const std::string version = id.api_version.substr(id.api_version.find('/') + 1);
+  for (const Kind& k : kKinds) {
+    if (k.group == group && k.kind == id.kind && (k.version.empty() || k.version == version)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// {"required": level} or {"preferred": level}, Kueue's topology request for a pod set; null
+// without a level.
+Value TopologyRequest(const std::optional<Topology>& t) {
+  if (!t) return Value();
+  if (!t->required_topology_level.empty()) {
+    return Value::Object({{"required", Value::String(t->required_topology_level)}});
+  }
+  if (!t->preferred_topology_level.empty()) {
+    return Value::Object({{"preferred", Value::String(t->preferred_topology_level)}});
+  }
+  return Value();
+}
 
 std::string QueueOf(const GangPlan& g, const Value& object) {
   if (!g.queue.empty()) return g.queue;
@@ -55,7 +116,7 @@ std::vector<PodSet> FromLeaves(const EmitContext& c, const GangPlan& g) {
       std::string name = s.instance_id;
       if (name.empty() && s.component) name = c.workload.definition().components()[component].name;
       if (name.empty()) name = s.name;
-      sets.push_back(PodSet{name, 0, s.pod_template});
+      sets.push_back(PodSet{name, 0, s.pod_template, s.topology ? s.topology : g.topology});
     }
     sets[it->second].count += s.pods;
   }
@@ -68,32 +129,125 @@ Result<std::vector<PodSet>> FromComponents(const EmitContext& c, const GangPlan&
   if (!needs.ok()) return needs.error();
   std::vector<PodSet> sets;
   for (const ComponentResourceNeeds& component : needs->components) {
-    const ComponentDefinition& def = c.workload.definition().components()[component.component];
     std::vector<Value> templates;
-    if (def.spec && def.spec->pod_template_spec) {
-      auto r = c.workload.PodTemplateSpecs(component.component);
-      if (!r.ok()) return r.error();
-      if (*r) templates = **r;
-    } else if (def.spec && def.spec->pod_spec) {
-      auto r = c.workload.PodSpecs(component.component);
-      if (!r.ok()) return r.error();
-      if (*r) {
-        for (const Value& spec : **r) templates.push_back(Value::Object({{"spec", spec}}));
-      }
-    }
+    auto r = c.workload.EffectivePodTemplates(component.component);
+    if (!r.ok()) return r.error();
+    if (*r) templates = **r;
     for (size_t k = 0; k < component.instances.size(); ++k) {
       const InstanceResourceNeeds& in = component.instances[k];
       if (!g.instance_id.empty() && !in.id.empty() && in.id != g.instance_id) continue;
-      sets.push_back(PodSet{in.id.empty() ? component.name : in.id, in.pods,
-                            k < templates.size() ? templates[k] : Value()});
+      Value t = k < templates.size() ? templates[k] : Value();
+      if (t.is_null() && in.pods == 0) continue;  // an optional component left out
+      sets.push_back(
+          PodSet{in.id.empty() ? component.name : in.id, in.pods, std::move(t), g.topology});
     }
   }
   return sets;
 }
 
+// The workload as Kueue's own integration wants it: the queue label, and the podset topology
+// annotations on the pod templates of each gang (or subgroup) with a topology.
+Result<SchedulerObjects> EmitIntegrated(const EmitContext& c) {
+  SchedulerObjects out;
+  const std::string& kind = c.identity.kind;
+  std::string queue;
+  for (const GangPlan& g : c.plans.gangs) {
+    if (queue.empty()) queue = g.queue;
+    if (EffectiveMinPods(g) < g.pods && !g.partial_admission) {
+      out.warnings.push_back("gang " + g.name + " needs " + std::to_string(EffectiveMinPods(g)) +
+                             " of its " + std::to_string(g.pods) + " pods, but Kueue admits a " +
+                             kind + " with all its pods or none");
+    }
+  }
+  // One topology request per pod template: a required level wins over a preferred one.
+  struct Request {
+    bool required = false;
+    std::string level;
+    std::string why;
+  };
+  std::map<TemplateRef, Request> requests;
+  std::vector<TemplateRef> order;
+  auto request = [&](const std::vector<TemplateRef>& refs, const Topology& t,
+                     const std::string& why) {
+    Request r{
+        !t.required_topology_level.empty(),
+        t.required_topology_level.empty() ? t.preferred_topology_level : t.required_topology_level,
+        why};
+    if (r.level.empty()) return;
+    for (const TemplateRef& ref : refs) {
+      auto [it, inserted] = requests.emplace(ref, r);
+      if (inserted) {
+        order.push_back(ref);
+        continue;
+      }
+      Request& have = it->second;
+      if (have.required == r.required && have.level == r.level) continue;
+      const bool replace = r.required && !have.required;
+      out.warnings.push_back(
+          (replace ? have.why : r.why) + ": its pods share a pod template with " +
+          (replace ? r.why : have.why) +
+          ", and Kueue takes one topology per pod set: " + (replace ? r.level : have.level) +
+          (replace || have.required ? " (required)" : "") + " is kept");
+      if (replace) have = r;
+    }
+  };
+  for (const GangPlan& g : c.plans.gangs) {
+    for (const SubGroupPlan& s : g.sub_groups) {
+      if (!IsLeaf(g, s) || !s.component || !(s.topology || g.topology)) continue;
+      GangPlan one = g;
+      one.sub_groups = {s};
+      Result<std::vector<TemplateRef>> refs = GangTemplates(c, one);
+      if (!refs.ok()) return refs.error();
+      request(*refs, s.topology ? *s.topology : *g.topology, "subgroup " + s.name);
+    }
+    if (g.sub_groups.empty() && g.topology) {
+      Result<std::vector<TemplateRef>> refs = GangTemplates(c, g);
+      if (!refs.ok()) return refs.error();
+      request(*refs, *g.topology, "gang " + g.name);
+    }
+  }
+  std::vector<TemplateChange> changes;
+  for (const TemplateRef& ref : order) {
+    const Request& r = requests[ref];
+    TemplateChange change;
+    change.ref = ref;
+    change.changes.annotations.emplace_back(r.required ? "kueue.x-k8s.io/podset-required-topology"
+                                                       : "kueue.x-k8s.io/podset-preferred-topology",
+                                            r.level);
+    change.why = r.why + " topology";
+    changes.push_back(std::move(change));
+  }
+  Result<Value> updated = ApplyTemplateChanges(c, changes, &out.warnings);
+  if (!updated.ok()) return updated.error();
+  Value object = std::move(*updated);
+  const std::string current(meta::LabelValue(c.workload.object(), kQueueLabel));
+  if (queue.empty()) queue = current;
+  if (queue.empty()) {
+    out.warnings.push_back("no queue: Kueue admits a " + kind +
+                           " only through a LocalQueue (label the workload " +
+                           std::string(kQueueLabel) + "=QUEUE)");
+  } else if (queue != current) {
+    Value* meta = object.find_mutable("metadata");
+    if (meta == nullptr || !meta->is_object()) {
+      object.set("metadata", Value::EmptyObject());
+      meta = object.find_mutable("metadata");
+    }
+    Value labels = meta->find("labels") != nullptr && meta->find("labels")->is_object()
+                       ? *meta->find("labels")
+                       : Value::EmptyObject();
+    labels.set(kQueueLabel, Value::String(queue));
+    meta->set("labels", std::move(labels));
+  }
+  out.workload_patch = JsonPatch(c.workload.object(), object);
+  out.warnings.push_back("Kueue builds the Workload of a " + kind +
+                         " itself from the object; nothing is created and no pod is patched");
+  return out;
+}
+
 }  // namespace
 
 Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
+  if (!c.options.kueue_prebuilt && IntegratedByKueue(c.identity)) return EmitIntegrated(c);
   SchedulerObjects out;
   for (const GangPlan& g : c.plans.gangs) {
     std::vector<PodSet> sets;
@@ -132,6 +286,9 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
       Value ps = Value::Object({{"name", Value::String(s.name)},
                                 {"count", Value::Int(s.count)},
                                 {"template", s.template_spec}});
+      if (Value topology = TopologyRequest(s.topology); !topology.is_null()) {
+        ps.set("topologyRequest", std::move(topology));
+      }
       if (g.partial_admission && sets.size() == 1) {
         // The Workload CRD: 1 <= minCount <= count.
         const int64_t min = *g.partial_admission;
@@ -158,6 +315,11 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
     } else {
       spec.set("queueName", Value::String(queue));
     }
+    if (!g.priority_class_name.empty()) {
+      out.warnings.push_back("gang " + g.name + ": priority class " + g.priority_class_name +
+                             " left out (a Workload's priorityClassRef needs the class's value "
+                             "in spec.priority, which only the cluster knows)");
+    }
     // A prebuilt Workload: Kueue adopts it for the pod group named by the pods'
     // prebuilt-workload-name, and ignores one with a foreign controller owner (or, named as the
     // group, one it did not create itself), so the reference to the workload is not a
@@ -169,8 +331,8 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
       owner.set("blockOwnerDeletion", Value::Bool(false));
       *owners = Value::Array({std::move(owner)});
     }
-    out.objects.push_back(
-        MakeObject("kueue.x-k8s.io/v1beta2", "Workload", std::move(meta), std::move(spec)));
+    out.objects.push_back(MakeObject("kueue.x-k8s.io/" + c.api_version, "Workload", std::move(meta),
+                                     std::move(spec)));
   }
   PodPatches patches(c.identity);
   for (const PodGangAssignment& p : c.plans.pods) {

@@ -30,11 +30,53 @@ std::string_view SchedulerName(Scheduler scheduler) {
 
 std::string_view SchedulerNames() { return "kai|volcano|coscheduling|kueue|k8s-workload"; }
 
+std::string_view SchedulerApiVersions(Scheduler scheduler) {
+  switch (scheduler) {
+    case Scheduler::kKai:
+      return "v2alpha2";
+    case Scheduler::kVolcano:
+      return "v1beta1";
+    case Scheduler::kCoscheduling:
+      return "v1alpha1";
+    case Scheduler::kKueue:
+      return "v1beta2|v1beta1";
+    case Scheduler::kWorkloadApi:
+      return "v1beta1";
+  }
+  return "";
+}
+
+namespace {
+
+// The version `options` ask for, checked against the scheduler's; the default when none.
+Result<std::string> ApiVersionOf(Scheduler scheduler, const SchedulingOptions& options) {
+  std::string_view versions = SchedulerApiVersions(scheduler);
+  std::string_view first = versions.substr(0, versions.find('|'));
+  if (options.api_version.empty()) return std::string(first);
+  for (size_t start = 0; start <= versions.size();) {
+    size_t end = versions.find('|', start);
+    if (end == std::string_view::npos) end = versions.size();
+    if (versions.substr(start, end - start) == options.api_version) return options.api_version;
+    start = end + 1;
+  }
+  return Error{"API version \"" + options.api_version + "\" is not one " +
+                   std::string(SchedulerName(scheduler)) + " objects are emitted in",
+               "",
+               {},
+               "use " + std::string(versions),
+               ErrorCode::kUsage};
+}
+
+}  // namespace
+
 Result<SchedulerObjects> BuildSchedulerObjects(Scheduler scheduler, const Workload& workload,
                                                const GangPlans& plans,
                                                const SchedulingOptions& options) {
-  scheduling::EmitContext context{scheduler, workload, plans, options,
-                                  scheduling::WorkloadIdentity::Of(workload.object())};
+  Result<std::string> version = ApiVersionOf(scheduler, options);
+  if (!version.ok()) return version.error();
+  scheduling::EmitContext context{
+      scheduler, workload, plans, options, scheduling::WorkloadIdentity::Of(workload.object()),
+      *version};
   Result<SchedulerObjects> out = [&]() -> Result<SchedulerObjects> {
     switch (scheduler) {
       case Scheduler::kKai:

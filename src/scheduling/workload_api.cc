@@ -12,6 +12,8 @@
 #include <set>
 
 #include "scheduling/emit_context.h"
+#include "scheduling/template_changes.h"
+#include "wmap/patch.h"
 
 namespace wmap::scheduling {
 namespace {
@@ -89,6 +91,47 @@ void WarnLosses(const GangPlan& g, std::vector<std::string>* warnings) {
   }
 }
 
+// spec.schedulingGroup.podGroupName in the pod templates of each gang. A template whose pods
+// go to several gangs (gangs made per replica of one template) cannot name one: left out with a
+// warning.
+Result<Value> SchedulingGroupPatch(const EmitContext& c, std::vector<std::string>* warnings) {
+  std::map<TemplateRef, std::string> owner;
+  std::set<TemplateRef> shared;
+  std::vector<TemplateRef> order;
+  for (const GangPlan& g : c.plans.gangs) {
+    Result<std::vector<TemplateRef>> refs = GangTemplates(c, g);
+    if (!refs.ok()) return refs.error();
+    for (const TemplateRef& ref : *refs) {
+      auto [it, inserted] = owner.emplace(ref, PodGroupName(g));
+      if (inserted) {
+        order.push_back(ref);
+      } else if (it->second != PodGroupName(g)) {
+        shared.insert(ref);
+      }
+    }
+  }
+  std::vector<TemplateChange> changes;
+  for (const TemplateRef& ref : order) {
+    const std::string& component = c.workload.definition().components()[ref.component].name;
+    if (shared.count(ref) != 0) {
+      warnings->push_back("the pod template of component " + component +
+                          (ref.instance.empty() ? std::string() : " instance " + ref.instance) +
+                          " makes pods of several PodGroups, so it cannot name one in "
+                          "spec.schedulingGroup; its pods must be given their group as they are "
+                          "created");
+      continue;
+    }
+    TemplateChange change;
+    change.ref = ref;
+    change.changes.scheduling_group = owner[ref];
+    change.why = "PodGroup " + owner[ref];
+    changes.push_back(std::move(change));
+  }
+  Result<Value> updated = ApplyTemplateChanges(c, changes, warnings);
+  if (!updated.ok()) return updated.error();
+  return JsonPatch(c.workload.object(), *updated);
+}
+
 }  // namespace
 
 Result<SchedulerObjects> EmitWorkloadApi(const EmitContext& c) {
@@ -144,10 +187,13 @@ Result<SchedulerObjects> EmitWorkloadApi(const EmitContext& c) {
   }
   // A pod names its group in spec.schedulingGroup.podGroupName, which is immutable: it belongs
   // in the pod template before the pods exist, so no pod patch is given.
+  Result<Value> patch = SchedulingGroupPatch(c, &out.warnings);
+  if (!patch.ok()) return patch.error();
+  out.workload_patch = std::move(*patch);
   if (!c.plans.pods.empty()) {
     out.warnings.push_back(
-        "pods join their PodGroup through spec.schedulingGroup.podGroupName, set in the pod "
-        "template before they are created (it cannot be patched onto existing pods)");
+        "existing pods cannot join a PodGroup (spec.schedulingGroup is immutable); the workload "
+        "patch sets it in the pod templates, for pods created after it");
   }
   return out;
 }

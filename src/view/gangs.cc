@@ -120,6 +120,7 @@ Value SchedulerObjectsDocument(const SourceObject& workload, Scheduler scheduler
   v.set("scheduler", Value::String(SchedulerName(scheduler)));
   v.set("objects", Value::Array(objects.objects));
   v.set("podPatches", Value::Array(objects.pod_patches));
+  v.set("workloadPatch", objects.workload_patch);
   Value warnings = Value::EmptyArray();
   for (const std::string& warning : objects.warnings) warnings.push_back(Value::String(warning));
   v.set("warnings", std::move(warnings));

@@ -97,6 +97,19 @@ INSTANTIATE_TEST_SUITE_P(
                    {"--for", "volcano", "-f", kData + "volcano-jobs.yaml"}},
         GoldenCase{"for-kueue-partial-admission-yaml",
                    {"--for", "kueue", "-f", kData + "kueue-jobs.yaml"}},
+        // Kueue's own Job and StatefulSet integrations turned off: prebuilt Workloads, with
+        // minCount from the Job's partial admission.
+        GoldenCase{"for-kueue-prebuilt-partial-admission-yaml",
+                   {"--for", "kueue", "--kueue-prebuilt", "-f", kData + "kueue-jobs.yaml"}},
+        GoldenCase{
+            "for-kueue-v1beta1-dynamo-example-yaml",
+            {"--for", "kueue", "--api-version", "v1beta1", "-f", "examples/dynamo-graph.yaml"}},
+        GoldenCase{"for-kueue-bad-api-version",
+                   {"--for", "kueue", "--api-version", "v1alpha1", "-f", "examples/"}},
+        GoldenCase{"kueue-prebuilt-without-for", {"--kueue-prebuilt", "-f", "examples/"}},
+        GoldenCase{"for-k8s-workload-jobset-yaml",
+                   {"--for", "k8s-workload", "-f", kData + "jobset-workload.yaml", "--definition",
+                    "tests/resolve/testdata/gangs/jobset.yaml"}},
         GoldenCase{"for-k8s-workload-lws-json",
                    {"--for", "k8s-workload", "-f", kData + "lws-workload.yaml", "--definition",
                     "tests/resolve/testdata/gangs/lws.yaml", "-o", "json"}},

@@ -39,7 +39,10 @@ Result<SchedulerObjects> Emit(Scheduler scheduler, const std::string& stem,
   Workload w(d, object);
   Result<GangPlans> plans = PlanGangs(w);
   if (!plans.ok()) return plans.error();
-  Result<SchedulerObjects> out = BuildSchedulerObjects(scheduler, w, *plans);
+  // Kueue's own pod sets for the kind are compared through the prebuilt form, which holds them.
+  SchedulingOptions options;
+  options.kueue_prebuilt = true;
+  Result<SchedulerObjects> out = BuildSchedulerObjects(scheduler, w, *plans, options);
   if (out.ok()) {
     for (const Value& o : out->objects) ExpectValid(o);
   }

@@ -13,6 +13,7 @@
 #include "shared_data.h"
 #include "wmap/definition.h"
 #include "wmap/json.h"
+#include "wmap/patch.h"
 #include "wmap/scheduling.h"
 #include "wmap/schema.h"
 #include "wmap/workload.h"
@@ -132,6 +133,14 @@ class SchedulerObjectsTest : public testing::Test {
       : object_(Yaml(kJobSet)),
         workload_(JobSetDefinition(), object_),
         plans_(JobSetPlan(object_)) {}
+
+  // Kueue integrates JobSets itself; the prebuilt form is what a cluster without that
+  // integration needs.
+  static SchedulingOptions Prebuilt() {
+    SchedulingOptions options;
+    options.kueue_prebuilt = true;
+    return options;
+  }
 
   SchedulerObjects Build(Scheduler scheduler, SchedulingOptions options = {}) {
     Result<SchedulerObjects> r = BuildSchedulerObjects(scheduler, workload_, plans_, options);
@@ -258,7 +267,7 @@ TEST_F(SchedulerObjectsTest, CoschedulingKeepsTheTotalAndSaysSo) {
 TEST_F(SchedulerObjectsTest, KueueHasAPodSetPerComponentInstance) {
   WMAP_NEEDS_SHARED("conformance/upstream");
   WMAP_NEEDS_SHARED("schemas");
-  SchedulerObjects out = Build(Scheduler::kKueue);
+  SchedulerObjects out = Build(Scheduler::kKueue, Prebuilt());
   ASSERT_EQ(out.objects.size(), 1u);
   const Value& spec = *out.objects[0].find("spec");
   EXPECT_EQ(spec.find("queueName")->as_string(), "team-a");  // from the workload's label
@@ -291,7 +300,7 @@ TEST_F(SchedulerObjectsTest, KueueHasAPodSetPerComponentInstance) {
 TEST_F(SchedulerObjectsTest, KueueRefusesTooManyPodSets) {
   WMAP_NEEDS_SHARED("conformance/upstream");
   WMAP_NEEDS_SHARED("schemas");
-  SchedulingOptions options;
+  SchedulingOptions options = Prebuilt();
   EXPECT_EQ(options.max_kueue_pod_sets, 18u);  // the Workload CRD's limit
   options.max_kueue_pod_sets = 1;
   Result<SchedulerObjects> r = BuildSchedulerObjects(Scheduler::kKueue, workload_, plans_, options);
@@ -307,31 +316,35 @@ TEST_F(SchedulerObjectsTest, KueueMinCountOnlyFromPartialAdmission) {
   WMAP_NEEDS_SHARED("schemas");
   // A gang that can run smaller is still admitted whole: Kueue's integrations give counts only.
   plans_.gangs[0].sub_groups[4].min_member = 0;  // the second worker job is optional
-  SchedulerObjects out = Build(Scheduler::kKueue);
+  SchedulerObjects out = Build(Scheduler::kKueue, Prebuilt());
   for (const Value& set : out.objects[0].find("spec")->find("podSets")->items()) {
     EXPECT_EQ(set.find("minCount"), nullptr) << json::ToCompactString(set);
   }
   // Partial admission needs one pod set to apply to.
   plans_.gangs[0].partial_admission = 3;
-  out = Build(Scheduler::kKueue);
+  out = Build(Scheduler::kKueue, Prebuilt());
   for (const Value& set : out.objects[0].find("spec")->find("podSets")->items()) {
     EXPECT_EQ(set.find("minCount"), nullptr) << json::ToCompactString(set);
   }
-  ASSERT_EQ(out.warnings.size(), 1u);
+  ASSERT_EQ(out.warnings.size(), 2u);
   EXPECT_EQ(out.warnings[0],
             "gang pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f has 2 pod sets and its partial "
             "admission does not say which one may run smaller; no minCount");
+  EXPECT_EQ(out.warnings[1],
+            "gang pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f: priority class training left out "
+            "(a Workload's priorityClassRef needs the class's value in spec.priority, which only "
+            "the cluster knows)");
   plans_.gangs[0].sub_groups.clear();
   plans_.gangs[0].sub_groups.push_back(JobSetPlan(object_).gangs[0].sub_groups[3]);
   plans_.gangs[0].sub_groups[0].parent.clear();
-  out = Build(Scheduler::kKueue);
+  out = Build(Scheduler::kKueue, Prebuilt());
   const Value& one = *out.objects[0].find("spec")->find("podSets");
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one.items()[0].find("count")->as_int(), 4);
   EXPECT_EQ(one.items()[0].find("minCount")->as_int(), 3);
   plans_.gangs[0].partial_admission = 0;
   Result<SchedulerObjects> zero =
-      BuildSchedulerObjects(Scheduler::kKueue, workload_, plans_, SchedulingOptions{});
+      BuildSchedulerObjects(Scheduler::kKueue, workload_, plans_, Prebuilt());
   ASSERT_FALSE(zero.ok());
   EXPECT_EQ(zero.error().message,
             "gang pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f: partial admission of 0 pods is "
@@ -343,7 +356,7 @@ TEST_F(SchedulerObjectsTest, KueueWithoutSubgroupsReadsTheComponents) {
   WMAP_NEEDS_SHARED("schemas");
   plans_.gangs[0].sub_groups.clear();
   plans_.gangs[0].min_member = 9;
-  SchedulerObjects out = Build(Scheduler::kKueue);
+  SchedulerObjects out = Build(Scheduler::kKueue, Prebuilt());
   const Value& sets = *out.objects[0].find("spec")->find("podSets");
   ASSERT_EQ(sets.size(), 2u);
   EXPECT_EQ(sets.items()[0].find("name")->as_string(), "driver");
@@ -372,7 +385,71 @@ TEST_F(SchedulerObjectsTest, WorkloadApiHasATemplatePerDefinitionGangAndAPodGrou
   for (const std::string& w : out.warnings) warnings += w + "\n";
   EXPECT_NE(warnings.find("subgroups are flattened"), std::string::npos) << warnings;
   EXPECT_NE(warnings.find("topology left out"), std::string::npos) << warnings;
-  EXPECT_NE(warnings.find("spec.schedulingGroup.podGroupName"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("existing pods cannot join a PodGroup"), std::string::npos) << warnings;
+  // The pod templates name the PodGroup instead, before the pods exist.
+  EXPECT_EQ(json::ToCompactString(out.workload_patch),
+            R"([{"op":"add","path":"/spec/replicatedJobs/0/template/spec/template/spec/)"
+            R"(schedulingGroup","value":{"podGroupName":)"
+            R"("pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f"}},)"
+            R"({"op":"add","path":"/spec/replicatedJobs/1/template/spec/template/spec/)"
+            R"(schedulingGroup","value":{"podGroupName":)"
+            R"("pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f"}}])");
+  Result<Value> patched = ApplyJsonPatch(object_, out.workload_patch);
+  ASSERT_TRUE(patched.ok());
+  ExpectValid(*patched);
+}
+
+TEST_F(SchedulerObjectsTest, KueueIntegratedKindsGetTheQueueLabelAndTopologyAnnotations) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
+  // Kueue builds a JobSet's Workload itself and never gates its pods as a pod group: nothing is
+  // created and no pod patched; the JobSet already carries its queue label.
+  SchedulerObjects out = Build(Scheduler::kKueue);
+  EXPECT_TRUE(out.objects.empty());
+  EXPECT_TRUE(out.pod_patches.empty());
+  // Topology goes to each pod set's template as Kueue's annotation: the driver takes the
+  // gang's preferred level; the workers' template is shared by a replica that requires a level
+  // and one that prefers the gang's, and the required one is kept, with a warning.
+  EXPECT_EQ(json::ToCompactString(out.workload_patch),
+            R"([{"op":"add","path":"/spec/replicatedJobs/0/template/spec/template/metadata",)"
+            R"("value":{"annotations":{"kueue.x-k8s.io/podset-preferred-topology":)"
+            R"("kubernetes.io/hostname"}}},)"
+            R"({"op":"add","path":"/spec/replicatedJobs/1/template/spec/template/metadata",)"
+            R"("value":{"annotations":{"kueue.x-k8s.io/podset-required-topology":)"
+            R"("nvidia.com/gpu-clique"}}}])");
+  std::string warnings;
+  for (const std::string& w : out.warnings) warnings += w + "\n";
+  EXPECT_NE(warnings.find("subgroup workers-replica-0: its pods share a pod template with "
+                          "subgroup workers-replica-1, and Kueue takes one topology per pod set: "
+                          "nvidia.com/gpu-clique (required) is kept"),
+            std::string::npos)
+      << warnings;
+  EXPECT_NE(warnings.find("Kueue builds the Workload of a JobSet itself"), std::string::npos)
+      << warnings;
+  Result<Value> patched = ApplyJsonPatch(object_, out.workload_patch);
+  ASSERT_TRUE(patched.ok());
+  ExpectValid(*patched);
+
+  // Without the label, the gang's queue becomes it; without any queue, a warning says so.
+  Value unlabelled = object_;
+  unlabelled.find_mutable("metadata")->find_mutable("labels")->erase("kueue.x-k8s.io/queue-name");
+  Workload w(JobSetDefinition(), unlabelled);
+  GangPlans plans = plans_;
+  plans.gangs[0].topology.reset();
+  plans.gangs[0].sub_groups[4].topology.reset();
+  plans.gangs[0].queue = "research";
+  Result<SchedulerObjects> labelled = BuildSchedulerObjects(Scheduler::kKueue, w, plans);
+  ASSERT_TRUE(labelled.ok());
+  EXPECT_EQ(json::ToCompactString(labelled->workload_patch),
+            R"([{"op":"add","path":"/metadata/labels/kueue.x-k8s.io~1queue-name",)"
+            R"("value":"research"}])");
+  plans.gangs[0].queue.clear();
+  Result<SchedulerObjects> none = BuildSchedulerObjects(Scheduler::kKueue, w, plans);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(json::ToCompactString(none->workload_patch), "[]");
+  EXPECT_EQ(none->warnings.front(),
+            "no queue: Kueue admits a JobSet only through a LocalQueue (label the workload "
+            "kueue.x-k8s.io/queue-name=QUEUE)");
 }
 
 TEST_F(SchedulerObjectsTest, WorkloadApiGangsPerInstanceShareATemplate) {
@@ -422,12 +499,18 @@ TEST_F(SchedulerObjectsTest, LongGangNamesFitLabelValuesAndStayConsistent) {
   };
   for (const Case& k : {Case{Scheduler::kCoscheduling, "labels", "scheduling.x-k8s.io/pod-group"},
                         Case{Scheduler::kKueue, "annotations", "kueue.x-k8s.io/pod-group-name"}}) {
-    SchedulerObjects out = Build(k.scheduler);
+    // Kueue's pod group form: the one a JobSet gets where Kueue's JobSet integration is off.
+    const SchedulingOptions options =
+        k.scheduler == Scheduler::kKueue ? Prebuilt() : SchedulingOptions{};
+    SchedulerObjects out = Build(k.scheduler, options);
+    ASSERT_FALSE(out.objects.empty());
     const std::string name(out.objects[0].find("metadata")->find("name")->as_string());
     EXPECT_LE(name.size(), 63u);
     EXPECT_EQ(name.substr(0, 20), long_name.substr(0, 20));
-    EXPECT_EQ(name, std::string(
-                        Build(k.scheduler).objects[0].find("metadata")->find("name")->as_string()));
+    EXPECT_EQ(
+        name,
+        std::string(
+            Build(k.scheduler, options).objects[0].find("metadata")->find("name")->as_string()));
     ASSERT_FALSE(out.pod_patches.empty());
     for (const Value& patch : out.pod_patches) {
       EXPECT_EQ(*patch.find("metadata")->find(k.field)->find(k.key), Value::String(name));

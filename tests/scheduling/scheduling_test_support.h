@@ -19,7 +19,9 @@ namespace wmap::test_support {
 
 using test_files::ReadFile;
 
-// KAI, Volcano and scheduler-plugins PodGroups, Kueue Workloads, scheduling.k8s.io Workloads.
+// KAI, Volcano and scheduler-plugins PodGroups, Kueue Workloads, scheduling.k8s.io Workloads,
+// and the workload kinds the tests patch (JobSet, LeaderWorkerSet, RayCluster, PyTorchJob,
+// mpi-operator's MPIJob), so a workload patch is judged by the workload's own CRD.
 inline const schema::SchemaSet& SchedulerSchemas() {
   static const schema::SchemaSet* set = [] {
     auto* s = new schema::SchemaSet();
@@ -27,7 +29,11 @@ inline const schema::SchemaSet& SchedulerSchemas() {
     for (const char* f :
          {"crds/scheduling.run.ai_podgroups.yaml", "crds/scheduling.volcano.sh_podgroups.yaml",
           "crds/scheduling.x-k8s.io_podgroups.yaml", "crds/kueue.x-k8s.io_workloads.yaml",
-          "kubernetes/apis__scheduling.k8s.io__v1beta1_openapi.json"}) {
+          "kubernetes/apis__scheduling.k8s.io__v1beta1_openapi.json",
+          "crds/jobset.x-k8s.io_jobsets.yaml",
+          "crds/leaderworkerset.x-k8s.io_leaderworkersets.yaml", "crds/ray.io_rayclusters.yaml",
+          "crds/kubeflow.org_pytorchjobs.yaml",
+          "crds/kubeflow.org_mpijobs.mpi-operator-v2beta1.yaml"}) {
       Result<size_t> added = s->AddFile((dir / f).string());
       EXPECT_TRUE(added.ok()) << f << ": " << added.error().ToString();
     }
