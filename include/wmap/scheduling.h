@@ -4,9 +4,13 @@
 //   kai           scheduling.run.ai/v2alpha2 PodGroup (minMember, minSubGroup, subGroups tree
 //                 with parents, topology constraints, queue, priority class, preemptibility);
 //                 pods: annotation pod-group-name, label kai.scheduler/subgroup-name (leaf).
-//   volcano       scheduling.volcano.sh/v1beta1 PodGroup (minMember, minTaskMember per leaf
-//                 subgroup, minResources, queue, priority class); pods: annotation
-//                 scheduling.k8s.io/group-name, and volcano.sh/task-spec naming the leaf.
+//   volcano       scheduling.volcano.sh/v1beta1 PodGroup (minMember, subGroupPolicy: a policy
+//                 per parent and leaf size, with subGroupSize, minSubGroups and network
+//                 topology; or, as an option, the legacy minTaskMember of required leaves;
+//                 minResources, queue, priority class, networkTopology by HyperNode tier
+//                 name); pods: annotations scheduling.k8s.io/group-name and
+//                 volcano.sh/task-spec (the leaf), labels workloadmap.dev/subgroup-policy and
+//                 workloadmap.dev/subgroup for the policies' selectors.
 //   coscheduling  scheduling.x-k8s.io/v1alpha1 PodGroup (minMember, minResources); pods: label
 //                 scheduling.x-k8s.io/pod-group.
 //   kueue         for kinds Kueue integrates (Job, JobSet, LeaderWorkerSet, Ray, Kubeflow,
@@ -29,6 +33,7 @@
 #ifndef WMAP_SCHEDULING_H_
 #define WMAP_SCHEDULING_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +58,7 @@ std::string_view SchedulerName(Scheduler scheduler);
 std::string_view SchedulerNames();
 // The versions --api-version accepts for `scheduler`, the default first ("v1beta2|v1beta1").
 std::string_view SchedulerApiVersions(Scheduler scheduler);
+bool IsSchedulerApiVersion(Scheduler scheduler, std::string_view version);
 
 struct SchedulingOptions {
   // The Workload API's limit on pod group templates per Workload.
@@ -66,6 +72,13 @@ struct SchedulingOptions {
   // SchedulerApiVersions). Kueue: v1beta2 or v1beta1 (the same Workload either way: what
   // differs between them, the priority fields, is never emitted).
   std::string api_version;
+  // Volcano: the legacy per-task minimums (minTaskMember) instead of subGroupPolicy, for
+  // Volcano releases whose PodGroup has no subGroupPolicy.
+  bool volcano_min_task_member = false;
+  // Volcano: the HyperNode tier name (spec.tierName) for a topology level (a node label key
+  // such as "nvidia.com/gpu-clique"). networkTopology.highestTierName must name a tier; a level
+  // without one is left out with a warning.
+  std::map<std::string, std::string> volcano_tier_names;
 };
 
 struct SchedulerObjects {

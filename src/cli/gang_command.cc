@@ -225,6 +225,13 @@ std::string GangCommandHelp() {
          "                         for kinds Kueue integrates itself (Job, JobSet,\n"
          "                         LeaderWorkerSet, Ray, Kubeflow...), for a Kueue whose\n"
          "                         integration of the kind is turned off\n"
+         "      --volcano-tier LEVEL=TIER\n"
+         "                         with --for volcano: the HyperNode tier name (spec.tierName)\n"
+         "                         of a topology level; a level without one is left out of\n"
+         "                         networkTopology, with a warning (repeatable)\n"
+         "      --volcano-min-task-member\n"
+         "                         with --for volcano: the legacy per-task minimums instead\n"
+         "                         of subGroupPolicy, for Volcano releases without it\n"
          "  -d, --definition FILE  read the workload through this definition\n"
          "      --definitions DIR  add the definitions of a folder to the built-in ones\n"
          "      --lenient          ignore unknown fields in definitions\n"
@@ -283,6 +290,8 @@ class GangCommand : public WorkloadCommand {
     parser->String({"--for"}, &for_scheduler_);
     parser->String({"--api-version"}, &options_.api_version);
     parser->Bool({"--kueue-prebuilt"}, &options_.kueue_prebuilt);
+    parser->Bool({"--volcano-min-task-member"}, &options_.volcano_min_task_member);
+    parser->Strings({"--volcano-tier"}, &volcano_tiers_);
   }
 
   // -o depends on --for: text, json or yaml for the plans; yaml, json or manifests for the
@@ -295,29 +304,7 @@ class GangCommand : public WorkloadCommand {
                           "use --for " + std::string(SchedulerNames()));
       }
     }
-    if (!scheduler_ && (!options_.api_version.empty() || options_.kueue_prebuilt)) {
-      return UsageError(
-          std::string(options_.kueue_prebuilt ? "--kueue-prebuilt" : "--api-version") +
-              " needs --for SCHEDULER",
-          "for example: wmap gang --for kueue --kueue-prebuilt -f WORKLOAD");
-    }
-    if (options_.kueue_prebuilt && scheduler_ != Scheduler::kKueue) {
-      return UsageError("--kueue-prebuilt applies to --for kueue only");
-    }
-    if (scheduler_ && !options_.api_version.empty()) {
-      std::string_view versions = SchedulerApiVersions(*scheduler_);
-      bool known = false;
-      for (size_t start = 0; start <= versions.size();) {
-        size_t end = std::min(versions.find('|', start), versions.size());
-        known = known || versions.substr(start, end - start) == options_.api_version;
-        start = end + 1;
-      }
-      if (!known) {
-        return UsageError(
-            "--for " + for_scheduler_ + " has no API version \"" + options_.api_version + "\"",
-            "use --api-version " + std::string(versions));
-      }
-    }
+    if (std::optional<Error> e = ValidateSchedulerFlags()) return e;
     const std::vector<std::string_view> formats =
         scheduler_ ? std::vector<std::string_view>{"yaml", "json", "manifests"}
                    : std::vector<std::string_view>{"text", "json", "yaml"};
@@ -329,6 +316,48 @@ class GangCommand : public WorkloadCommand {
           "unknown output format \"" + given + "\"" + (scheduler_ ? " for --for" : ""),
           scheduler_ ? "use -o yaml (default), -o json or -o manifests"
                      : "use -o text, -o json or -o yaml");
+    }
+    return std::nullopt;
+  }
+
+  // Flags that shape one scheduler's objects: given only with --for, and that scheduler.
+  std::optional<Error> ValidateSchedulerFlags() {
+    struct Only {
+      bool given;
+      std::string_view flag;
+      std::optional<Scheduler> scheduler;  // nullopt: any
+    };
+    for (const Only& only :
+         {Only{!options_.api_version.empty(), "--api-version", std::nullopt},
+          Only{options_.kueue_prebuilt, "--kueue-prebuilt", Scheduler::kKueue},
+          Only{options_.volcano_min_task_member, "--volcano-min-task-member", Scheduler::kVolcano},
+          Only{!volcano_tiers_.empty(), "--volcano-tier", Scheduler::kVolcano}}) {
+      if (!only.given) continue;
+      if (!scheduler_) {
+        return UsageError(
+            std::string(only.flag) + " needs --for SCHEDULER",
+            "for example: wmap gang --for " +
+                std::string(SchedulerName(only.scheduler.value_or(Scheduler::kKueue))) + " " +
+                std::string(only.flag) + " ... -f WORKLOAD");
+      }
+      if (only.scheduler && scheduler_ != only.scheduler) {
+        return UsageError(std::string(only.flag) + " applies to --for " +
+                          std::string(SchedulerName(*only.scheduler)) + " only");
+      }
+    }
+    if (!options_.api_version.empty() &&
+        !IsSchedulerApiVersion(*scheduler_, options_.api_version)) {
+      return UsageError(
+          "--for " + for_scheduler_ + " has no API version \"" + options_.api_version + "\"",
+          "use --api-version " + std::string(SchedulerApiVersions(*scheduler_)));
+    }
+    for (const std::string& tier : volcano_tiers_) {
+      const size_t eq = tier.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == tier.size()) {
+        return UsageError("--volcano-tier \"" + tier + "\": expected LEVEL=TIER",
+                          "for example: --volcano-tier nvidia.com/gpu-clique=nvlink");
+      }
+      options_.volcano_tier_names[tier.substr(0, eq)] = tier.substr(eq + 1);
     }
     return std::nullopt;
   }
@@ -416,6 +445,7 @@ class GangCommand : public WorkloadCommand {
   std::string for_scheduler_;
   std::optional<Scheduler> scheduler_;
   SchedulingOptions options_;
+  std::vector<std::string> volcano_tiers_;
 };
 
 }  // namespace

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "scheduling/emit_context.h"
 #include "wmap/scheduling.h"
 
@@ -46,19 +48,23 @@ std::string_view SchedulerApiVersions(Scheduler scheduler) {
   return "";
 }
 
+bool IsSchedulerApiVersion(Scheduler scheduler, std::string_view version) {
+  std::string_view versions = SchedulerApiVersions(scheduler);
+  for (size_t start = 0; start <= versions.size();) {
+    const size_t end = std::min(versions.find('|', start), versions.size());
+    if (versions.substr(start, end - start) == version) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 namespace {
 
 // The version `options` ask for, checked against the scheduler's; the default when none.
 Result<std::string> ApiVersionOf(Scheduler scheduler, const SchedulingOptions& options) {
   std::string_view versions = SchedulerApiVersions(scheduler);
-  std::string_view first = versions.substr(0, versions.find('|'));
-  if (options.api_version.empty()) return std::string(first);
-  for (size_t start = 0; start <= versions.size();) {
-    size_t end = versions.find('|', start);
-    if (end == std::string_view::npos) end = versions.size();
-    if (versions.substr(start, end - start) == options.api_version) return options.api_version;
-    start = end + 1;
-  }
+  if (options.api_version.empty()) return std::string(versions.substr(0, versions.find('|')));
+  if (IsSchedulerApiVersion(scheduler, options.api_version)) return options.api_version;
   return Error{"API version \"" + options.api_version + "\" is not one " +
                    std::string(SchedulerName(scheduler)) + " objects are emitted in",
                "",

@@ -3,6 +3,8 @@
 // is validated against its project's real schema.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -234,21 +236,102 @@ TEST_F(SchedulerObjectsTest, KaiRefusesAnUnknownPreemptibility) {
   EXPECT_EQ(out.objects[0].find("spec")->find("preemptibility")->as_string(), "non-preemptible");
 }
 
-TEST_F(SchedulerObjectsTest, VolcanoKeepsLeavesAsTasks) {
+TEST_F(SchedulerObjectsTest, VolcanoHasASubGroupPolicyPerParent) {
   WMAP_NEEDS_SHARED("conformance/upstream");
   WMAP_NEEDS_SHARED("schemas");
-  SchedulerObjects out = Build(Scheduler::kVolcano);
+  SchedulingOptions options;
+  options.volcano_tier_names = {{"kubernetes.io/hostname", "node"},
+                                {"nvidia.com/gpu-clique", "nvlink"}};
+  SchedulerObjects out = Build(Scheduler::kVolcano, options);
   ASSERT_EQ(out.objects.size(), 1u);
+  // The gang needs both parents, and each needs all its replicas: every subgroup is required,
+  // and minMember covers them. Topology levels become the tier names given for them.
   EXPECT_EQ(json::ToCompactString(*out.objects[0].find("spec")),
             R"({"minMember":9,"minResources":{"cpu":"66","memory":"132Gi",)"
-            R"("nvidia.com/gpu":"64"},"minTaskMember":{"driver-replica-0":1,)"
-            R"("workers-replica-0":4,"workers-replica-1":4},"networkTopology":{)"
-            R"("highestTierName":"kubernetes.io/hostname","mode":"soft"},)"
-            R"("priorityClassName":"training"})");
+            R"("nvidia.com/gpu":"64"},"networkTopology":{"highestTierName":"node",)"
+            R"("mode":"soft"},"priorityClassName":"training","subGroupPolicy":[)"
+            R"({"labelSelector":{"matchLabels":{"workloadmap.dev/subgroup-policy":"driver"}},)"
+            R"("matchLabelKeys":["workloadmap.dev/subgroup"],"minSubGroups":1,"name":"driver",)"
+            R"("subGroupSize":1},)"
+            R"({"labelSelector":{"matchLabels":{"workloadmap.dev/subgroup-policy":"workers"}},)"
+            R"("matchLabelKeys":["workloadmap.dev/subgroup"],"minSubGroups":2,"name":"workers",)"
+            R"("networkTopology":{"highestTierName":"nvlink","mode":"hard"},"subGroupSize":4}]})");
+  EXPECT_TRUE(out.warnings.empty());
   ASSERT_EQ(out.pod_patches.size(), 2u);
-  EXPECT_EQ(json::ToCompactString(*out.pod_patches[0].find("metadata")->find("annotations")),
-            R"({"scheduling.k8s.io/group-name":"pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f",)"
-            R"("volcano.sh/task-spec":"driver-replica-0"})");
+  EXPECT_EQ(json::ToCompactString(*out.pod_patches[1].find("metadata")),
+            R"({"annotations":{)"
+            R"("scheduling.k8s.io/group-name":"pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f",)"
+            R"("volcano.sh/task-spec":"workers-replica-1"},"labels":{)"
+            R"("workloadmap.dev/subgroup":"workers-replica-1",)"
+            R"("workloadmap.dev/subgroup-policy":"workers"},"name":"train-workers-1-2-fghij",)"
+            R"("namespace":"ml"})");
+}
+
+TEST_F(SchedulerObjectsTest, VolcanoTopologyNeedsAHyperNodeTierName) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
+  // A node label is not a tier name: without one the level is left out, and said so.
+  SchedulerObjects out = Build(Scheduler::kVolcano);
+  const Value& spec = *out.objects[0].find("spec");
+  EXPECT_EQ(spec.find("networkTopology"), nullptr);
+  for (const Value& policy : spec.find("subGroupPolicy")->items()) {
+    EXPECT_EQ(policy.find("networkTopology"), nullptr);
+  }
+  ASSERT_EQ(out.warnings.size(), 2u);
+  EXPECT_EQ(out.warnings[0],
+            "gang pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f policy workers: topology level "
+            "nvidia.com/gpu-clique left out: Volcano's networkTopology names a HyperNode tier, "
+            "not a node label (give its tier name with --volcano-tier "
+            "nvidia.com/gpu-clique=TIER)");
+}
+
+TEST_F(SchedulerObjectsTest, VolcanoOptionalSubgroupsBindNothingAtTheGang) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
+  // One of the two workers replicas will do: Volcano cannot say "one of", so the workers'
+  // policy requires none of its subgroups (each still needs its size), the driver's stays
+  // required, and a warning says what is lost.
+  plans_.gangs[0].sub_groups[2].min_sub_group = 1;
+  SchedulerObjects out = Build(Scheduler::kVolcano);
+  const Value& spec = *out.objects[0].find("spec");
+  const Value& policies = *spec.find("subGroupPolicy");
+  ASSERT_EQ(policies.size(), 2u);
+  EXPECT_EQ(policies.items()[0].find("minSubGroups")->as_int(), 1);
+  EXPECT_EQ(policies.items()[1].find("minSubGroups")->as_int(), 0);
+  EXPECT_EQ(policies.items()[1].find("subGroupSize")->as_int(), 4);
+  EXPECT_NE(std::find(out.warnings.begin(), out.warnings.end(),
+                      "gang pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f: it can start without "
+                      "some of its subgroups, and Volcano cannot say which; only minMember and "
+                      "the size of each subgroup bind"),
+            out.warnings.end());
+}
+
+TEST_F(SchedulerObjectsTest, VolcanoLegacyTasksAreBoundByMinMember) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
+  SchedulingOptions legacy;
+  legacy.volcano_min_task_member = true;
+  // Volcano skips every per-task minimum when minMember is below their sum: minMember is
+  // raised to it, and only required leaves are tasks.
+  plans_.gangs[0].min_member = 2;
+  plans_.gangs[0].sub_groups[2].min_sub_group = 1;
+  SchedulerObjects out = Build(Scheduler::kVolcano, legacy);
+  const Value& spec = *out.objects[0].find("spec");
+  EXPECT_EQ(json::ToCompactString(*spec.find("minTaskMember")), R"({"driver-replica-0":1})");
+  EXPECT_EQ(spec.find("minMember")->as_int(), 2);
+  EXPECT_EQ(spec.find("subGroupPolicy"), nullptr);
+  plans_.gangs[0].sub_groups[2].min_sub_group = 2;
+  out = Build(Scheduler::kVolcano, legacy);
+  const Value& all = *out.objects[0].find("spec");
+  EXPECT_EQ(json::ToCompactString(*all.find("minTaskMember")),
+            R"({"driver-replica-0":1,"workers-replica-0":4,"workers-replica-1":4})");
+  EXPECT_EQ(all.find("minMember")->as_int(), 9);
+  // The workers' topology has no place in minTaskMember.
+  EXPECT_NE(std::find(out.warnings.begin(), out.warnings.end(),
+                      "gang pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f subgroup "
+                      "workers-replica-1: topology left out (minTaskMember has none; "
+                      "subGroupPolicy, the default, has)"),
+            out.warnings.end());
 }
 
 TEST_F(SchedulerObjectsTest, CoschedulingKeepsTheTotalAndSaysSo) {
