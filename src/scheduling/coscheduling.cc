@@ -1,6 +1,8 @@
 // scheduler-plugins coscheduling: scheduling.x-k8s.io/v1alpha1 PodGroup. It has no subgroups,
 // so only the gang's total minimum is kept; pods join through a label, so the group's name must
 // fit a label value.
+#include <algorithm>
+
 #include "scheduling/emit_context.h"
 #include "wmap/resources.h"
 
@@ -9,7 +11,14 @@ namespace wmap::scheduling {
 Result<SchedulerObjects> EmitCoscheduling(const EmitContext& c) {
   SchedulerObjects out;
   for (const GangPlan& g : c.plans.gangs) {
-    Value spec = Value::Object({{"minMember", Value::Int(EffectiveMinPods(g))}});
+    // The CRD wants at least 1; a gang that needs no pod now (a workload scaled to zero) is
+    // not held back by one.
+    const int64_t min = EffectiveMinPods(g);
+    if (min < 1) {
+      out.warnings.push_back("gang " + g.name +
+                             " needs no pod now; coscheduling's minMember is at least 1");
+    }
+    Value spec = Value::Object({{"minMember", Value::Int(std::max<int64_t>(min, 1))}});
     Value resources = ResourceListToValue(g.min_resources);
     if (resources.size() > 0) spec.set("minResources", std::move(resources));
     out.objects.push_back(MakeObject("scheduling.x-k8s.io/v1alpha1", "PodGroup",

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "scheduling/emit_context.h"
+#include "scheduling/pod_template_fields.h"
 #include "scheduling/template_changes.h"
 #include "wmap/meta.h"
 #include "wmap/patch.h"
@@ -285,7 +286,7 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
       }
       Value ps = Value::Object({{"name", Value::String(s.name)},
                                 {"count", Value::Int(s.count)},
-                                {"template", s.template_spec}});
+                                {"template", PodTemplateSpecOf(s.template_spec)}});
       if (Value topology = TopologyRequest(s.topology); !topology.is_null()) {
         ps.set("topologyRequest", std::move(topology));
       }
