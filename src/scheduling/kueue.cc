@@ -276,17 +276,23 @@ Result<SchedulerObjects> EmitKueue(const EmitContext& c) {
     NamePodSets(&sets);
     Value pod_sets = Value::EmptyArray(sets.size());
     for (const PodSet& s : sets) {
-      if (!s.template_spec.is_object()) {
-        return Error{"gang " + g.name + ": pod set " + s.name + " has no pod template",
-                     "",
-                     {},
-                     "Kueue needs each pod set's template; the definition must give a "
-                     "podTemplateSpecPath or podSpecPath for that component",
-                     ErrorCode::kUnsupported};
+      // A pod set the object gives no template for (the framework makes its pods from its own
+      // defaults, as KServe does for an empty router scheduler) still needs one in the
+      // Workload: a container with no requests, which Kueue counts as nothing.
+      Value template_spec = s.template_spec;
+      if (!template_spec.is_object()) {
+        out.warnings.push_back(
+            "gang " + g.name + ": pod set " + s.name +
+            " has no pod template in the object (its framework makes one from its defaults); "
+            "Kueue counts its " +
+            std::to_string(s.count) + " pod(s) with no requests");
+        template_spec = Value::Object(
+            {{"spec", Value::Object({{"containers", Value::Array({Value::Object(
+                                                        {{"name", Value::String("main")}})})}})}});
       }
       Value ps = Value::Object({{"name", Value::String(s.name)},
                                 {"count", Value::Int(s.count)},
-                                {"template", PodTemplateSpecOf(s.template_spec)}});
+                                {"template", PodTemplateSpecOf(template_spec)}});
       if (Value topology = TopologyRequest(s.topology); !topology.is_null()) {
         ps.set("topologyRequest", std::move(topology));
       }
