@@ -24,7 +24,8 @@
 //   k8s-workload  scheduling.k8s.io/v1beta1 Workload (KEP-4671, Kubernetes 1.37): a pod group
 //                 template per gang of the definition (gangs made per instance share it), and
 //                 a PodGroup per planned gang naming its template (gang policy minCount).
-//                 Subgroups are flattened and topology left out, with warnings. Pods name their
+//                 Subgroups are flattened and topology left out, with warnings (v1alpha3:
+//                 CompositePodGroups per parent, a PodGroup per leaf). Pods name their
 //                 group in spec.schedulingGroup, which only their template can set: the
 //                 workload patch sets it in each gang's pod templates; no pod patch.
 //
@@ -70,7 +71,8 @@ struct SchedulingOptions {
   bool kueue_prebuilt = false;
   // The API version of the objects ("" for the scheduler's default, the first of
   // SchedulerApiVersions). Kueue: v1beta2 or v1beta1 (the same Workload either way: what
-  // differs between them, the priority fields, is never emitted).
+  // differs between them, the priority fields, is never emitted). Workload API: v1beta1, or
+  // v1alpha3, which keeps subgroup trees as CompositePodGroups.
   std::string api_version;
   // Volcano: the legacy per-task minimums (minTaskMember) instead of subGroupPolicy, for
   // Volcano releases whose PodGroup has no subGroupPolicy.

@@ -113,7 +113,9 @@ int64_t EffectiveMinPods(const GangPlan& gang) {
   return sum;
 }
 
-std::string DnsLabel(std::string_view text) {
+namespace {
+
+std::string CleanDnsName(std::string_view text, size_t limit) {
   std::string out;
   for (char c : text) {
     const unsigned char u = static_cast<unsigned char>(c);
@@ -124,8 +126,14 @@ std::string DnsLabel(std::string_view text) {
     }
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
-  return ShortenName(out, 63);
+  return ShortenName(out, limit);
 }
+
+}  // namespace
+
+std::string DnsLabel(std::string_view text) { return CleanDnsName(text, 63); }
+
+std::string DnsObjectName(std::string_view text) { return CleanDnsName(text, 253); }
 
 std::string ShortenName(std::string_view name, size_t limit) {
   if (name.size() <= limit) return std::string(name);

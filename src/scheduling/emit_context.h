@@ -71,6 +71,9 @@ bool IsLeaf(const GangPlan& gang, const SubGroupPlan& sub_group);
 // keeps its start and ends in a hash of the whole), starting and ending alphanumeric ("" stays
 // "").
 std::string DnsLabel(std::string_view text);
+// The same cleaning for an object name (a DNS subdomain made of one label): at most 253
+// characters.
+std::string DnsObjectName(std::string_view text);
 // `name` when it has at most `limit` characters, else its first characters and "-" with eight
 // hex digits of a hash of the whole: stable, and distinct for distinct names in practice.
 std::string ShortenName(std::string_view name, size_t limit);

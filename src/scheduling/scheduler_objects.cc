@@ -43,7 +43,7 @@ std::string_view SchedulerApiVersions(Scheduler scheduler) {
     case Scheduler::kKueue:
       return "v1beta2|v1beta1";
     case Scheduler::kWorkloadApi:
-      return "v1beta1";
+      return "v1beta1|v1alpha3";
   }
   return "";
 }

@@ -11,14 +11,12 @@
 #include <map>
 #include <set>
 
-#include "scheduling/emit_context.h"
+#include "scheduling/workload_api.h"
+
 #include "scheduling/template_changes.h"
 #include "wmap/patch.h"
 
 namespace wmap::scheduling {
-namespace {
-
-constexpr std::string_view kApiVersion = "scheduling.k8s.io/v1beta1";
 
 Value Policy(int64_t min_pods) {
   return min_pods > 1
@@ -30,12 +28,68 @@ std::string TemplateName(const GangPlan& g) {
   return DnsLabel(g.definition_gang.empty() ? g.name : g.definition_gang);
 }
 
-// PodGroup names are DNS subdomains; a gang's planned name already is one, lowered as a label
-// would be when it is not.
 std::string PodGroupName(const GangPlan& g) {
   std::string name = DnsLabel(g.name);
   return name.empty() ? std::string("pod-group") : name;
 }
+
+std::string PriorityClassOf(const GangPlans& plans, std::vector<std::string>* warnings) {
+  if (plans.gangs.empty()) return "";
+  const std::string& first = plans.gangs.front().priority_class_name;
+  std::set<std::string> warned;
+  for (const GangPlan& g : plans.gangs) {
+    if (g.priority_class_name != first && warned.insert(g.priority_class_name).second) {
+      warnings->push_back("gang " + g.name + ": priority class \"" + g.priority_class_name +
+                          "\" differs from \"" + first +
+                          "\"; a Workload's templates must agree, the first is used");
+    }
+  }
+  return first;
+}
+
+Value ControllerRef(const WorkloadIdentity& identity) {
+  return Value::Object({{"apiGroup", Value::String(identity.Group())},
+                        {"kind", Value::String(identity.kind)},
+                        {"name", Value::String(identity.name)}});
+}
+
+Result<Value> SchedulingGroupPatch(const EmitContext& c,
+                                   const std::vector<std::pair<TemplateRef, std::string>>& owners,
+                                   std::vector<std::string>* warnings) {
+  std::map<TemplateRef, std::string> owner;
+  std::set<TemplateRef> shared;
+  std::vector<TemplateRef> order;
+  for (const auto& [ref, group] : owners) {
+    auto [it, inserted] = owner.emplace(ref, group);
+    if (inserted) {
+      order.push_back(ref);
+    } else if (it->second != group) {
+      shared.insert(ref);
+    }
+  }
+  std::vector<TemplateChange> changes;
+  for (const TemplateRef& ref : order) {
+    const std::string& component = c.workload.definition().components()[ref.component].name;
+    if (shared.count(ref) != 0) {
+      warnings->push_back("the pod template of component " + component +
+                          (ref.instance.empty() ? std::string() : " instance " + ref.instance) +
+                          " makes pods of several PodGroups, so it cannot name one in "
+                          "spec.schedulingGroup; its pods must be given their group as they are "
+                          "created");
+      continue;
+    }
+    TemplateChange change;
+    change.ref = ref;
+    change.changes.scheduling_group = owner[ref];
+    change.why = "PodGroup " + owner[ref];
+    changes.push_back(std::move(change));
+  }
+  Result<Value> updated = ApplyTemplateChanges(c, changes, warnings);
+  if (!updated.ok()) return updated.error();
+  return JsonPatch(c.workload.object(), *updated);
+}
+
+namespace {
 
 struct Template {
   std::string name;
@@ -91,45 +145,15 @@ void WarnLosses(const GangPlan& g, std::vector<std::string>* warnings) {
   }
 }
 
-// spec.schedulingGroup.podGroupName in the pod templates of each gang. A template whose pods
-// go to several gangs (gangs made per replica of one template) cannot name one: left out with a
-// warning.
-Result<Value> SchedulingGroupPatch(const EmitContext& c, std::vector<std::string>* warnings) {
-  std::map<TemplateRef, std::string> owner;
-  std::set<TemplateRef> shared;
-  std::vector<TemplateRef> order;
+// spec.schedulingGroup.podGroupName in the pod templates of each gang.
+Result<Value> GangSchedulingGroupPatch(const EmitContext& c, std::vector<std::string>* warnings) {
+  std::vector<std::pair<TemplateRef, std::string>> owners;
   for (const GangPlan& g : c.plans.gangs) {
     Result<std::vector<TemplateRef>> refs = GangTemplates(c, g);
     if (!refs.ok()) return refs.error();
-    for (const TemplateRef& ref : *refs) {
-      auto [it, inserted] = owner.emplace(ref, PodGroupName(g));
-      if (inserted) {
-        order.push_back(ref);
-      } else if (it->second != PodGroupName(g)) {
-        shared.insert(ref);
-      }
-    }
+    for (const TemplateRef& ref : *refs) owners.emplace_back(ref, PodGroupName(g));
   }
-  std::vector<TemplateChange> changes;
-  for (const TemplateRef& ref : order) {
-    const std::string& component = c.workload.definition().components()[ref.component].name;
-    if (shared.count(ref) != 0) {
-      warnings->push_back("the pod template of component " + component +
-                          (ref.instance.empty() ? std::string() : " instance " + ref.instance) +
-                          " makes pods of several PodGroups, so it cannot name one in "
-                          "spec.schedulingGroup; its pods must be given their group as they are "
-                          "created");
-      continue;
-    }
-    TemplateChange change;
-    change.ref = ref;
-    change.changes.scheduling_group = owner[ref];
-    change.why = "PodGroup " + owner[ref];
-    changes.push_back(std::move(change));
-  }
-  Result<Value> updated = ApplyTemplateChanges(c, changes, warnings);
-  if (!updated.ok()) return updated.error();
-  return JsonPatch(c.workload.object(), *updated);
+  return SchedulingGroupPatch(c, owners, warnings);
 }
 
 }  // namespace
@@ -137,6 +161,12 @@ Result<Value> SchedulingGroupPatch(const EmitContext& c, std::vector<std::string
 Result<SchedulerObjects> EmitWorkloadApi(const EmitContext& c) {
   SchedulerObjects out;
   if (c.plans.gangs.empty()) return out;
+  if (c.api_version == "v1alpha3" &&
+      std::any_of(c.plans.gangs.begin(), c.plans.gangs.end(),
+                  [](const GangPlan& g) { return !g.sub_groups.empty(); })) {
+    return EmitWorkloadApiComposite(c);
+  }
+  const std::string api_version = "scheduling.k8s.io/" + c.api_version;
   std::vector<Template> templates = Templates(c.plans, &out.warnings);
   if (templates.size() > c.options.max_pod_sets) {
     return Error{"the workload needs " + std::to_string(templates.size()) +
@@ -157,11 +187,9 @@ Result<SchedulerObjects> EmitWorkloadApi(const EmitContext& c) {
     template_values.push_back(std::move(v));
   }
   Value spec = Value::EmptyObject();
-  spec.set("controllerRef", Value::Object({{"apiGroup", Value::String(c.identity.Group())},
-                                           {"kind", Value::String(c.identity.kind)},
-                                           {"name", Value::String(c.identity.name)}}));
+  spec.set("controllerRef", ControllerRef(c.identity));
   spec.set("podGroupTemplates", std::move(template_values));
-  out.objects.push_back(MakeObject(kApiVersion, "Workload", ObjectMeta(c.identity, c.identity.name),
+  out.objects.push_back(MakeObject(api_version, "Workload", ObjectMeta(c.identity, c.identity.name),
                                    std::move(spec)));
 
   std::set<std::string> names;
@@ -183,11 +211,11 @@ Result<SchedulerObjects> EmitWorkloadApi(const EmitContext& c) {
       pg.set("priorityClassName", Value::String(templates.front().priority_class_name));
     }
     out.objects.push_back(
-        MakeObject(kApiVersion, "PodGroup", ObjectMeta(c.identity, name), std::move(pg)));
+        MakeObject(api_version, "PodGroup", ObjectMeta(c.identity, name), std::move(pg)));
   }
   // A pod names its group in spec.schedulingGroup.podGroupName, which is immutable: it belongs
   // in the pod template before the pods exist, so no pod patch is given.
-  Result<Value> patch = SchedulingGroupPatch(c, &out.warnings);
+  Result<Value> patch = GangSchedulingGroupPatch(c, &out.warnings);
   if (!patch.ok()) return patch.error();
   out.workload_patch = std::move(*patch);
   if (!c.plans.pods.empty()) {

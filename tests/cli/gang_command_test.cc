@@ -126,6 +126,10 @@ INSTANTIATE_TEST_SUITE_P(
         GoldenCase{"for-k8s-workload-jobset-yaml",
                    {"--for", "k8s-workload", "-f", kData + "jobset-workload.yaml", "--definition",
                     "tests/resolve/testdata/gangs/jobset.yaml"}},
+        GoldenCase{
+            "for-k8s-workload-v1alpha3-lws-yaml",
+            {"--for", "k8s-workload", "--api-version", "v1alpha3", "-f",
+             kData + "lws-workload.yaml", "--definition", "tests/resolve/testdata/gangs/lws.yaml"}},
         GoldenCase{"for-k8s-workload-lws-json",
                    {"--for", "k8s-workload", "-f", kData + "lws-workload.yaml", "--definition",
                     "tests/resolve/testdata/gangs/lws.yaml", "-o", "json"}},

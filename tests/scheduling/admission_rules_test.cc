@@ -71,6 +71,8 @@ const Value* Path(const Value& v, std::initializer_list<std::string_view> keys) 
 
 std::string Name(const Value& object) { return Str(Path(object, {"metadata", "name"})); }
 
+int64_t Int(const Value* v) { return v != nullptr && v->is_integer() ? v->as_int() : 0; }
+
 // Every object name, label key and label value of a pod patch, and every key of its
 // annotations.
 void CheckNamesAndLabels(const SchedulerObjects& out) {
@@ -260,45 +262,69 @@ void CheckCoscheduling(const SchedulerObjects& out) {
 
 // ---- Kubernetes Workload API (section 5) ----
 
+// The templates of a list and, recursively, of composite templates: names unique across the
+// whole Workload, at most 8 per list, composites at most 4 deep and never empty, one priority
+// class, exactly one policy each.
+void CheckTemplates(const Value& list, bool composite, size_t depth, std::set<std::string>* names,
+                    std::optional<std::string>* priority) {
+  EXPECT_LE(list.size(), 8u);
+  EXPECT_LE(depth, 4u) << "composite templates nest at most 4 deep";
+  for (const Value& t : list.items()) {
+    const std::string name = Str(t.find("name"));
+    EXPECT_TRUE(IsDnsLabel(name)) << name;
+    EXPECT_TRUE(names->insert(name).second) << "duplicate template " << name;
+    const std::string p = Str(t.find("priorityClassName"));
+    if (!*priority) *priority = p;
+    EXPECT_EQ(**priority, p) << "templates of one Workload share one priority class";
+    const Value* gang = Path(t, {"schedulingPolicy", "gang"});
+    EXPECT_NE(gang == nullptr, Path(t, {"schedulingPolicy", "basic"}) == nullptr);
+    if (gang != nullptr) {
+      EXPECT_GE(Int(gang->find(composite ? "minGroupCount" : "minCount")), 1);
+    }
+    if (!composite) continue;
+    const Value* pods = t.find("podGroupTemplates");
+    const Value* composites = t.find("compositePodGroupTemplates");
+    EXPECT_TRUE(pods != nullptr || composites != nullptr) << "empty composite " << name;
+    if (pods != nullptr) CheckTemplates(*pods, false, depth, names, priority);
+    if (composites != nullptr) CheckTemplates(*composites, true, depth + 1, names, priority);
+  }
+}
+
 void CheckWorkloadApi(const SchedulerObjects& out, const Workload& workload) {
   EXPECT_TRUE(out.pod_patches.empty()) << "spec.schedulingGroup cannot be patched onto pods";
   std::map<std::string, std::set<std::string>> templates_of;
-  std::set<std::string> pod_groups;
   for (const Value& o : out.objects) {
+    if (Str(o.find("kind")) != "Workload") continue;
     const Value& spec = *o.find("spec");
-    if (Str(o.find("kind")) == "Workload") {
-      const Value* templates = spec.find("podGroupTemplates");
-      EXPECT_NE(templates == nullptr, spec.find("compositePodGroupTemplates") == nullptr)
-          << "exactly one of podGroupTemplates and compositePodGroupTemplates";
-      if (templates == nullptr) continue;
-      EXPECT_LE(templates->size(), 8u);
-      std::set<std::string>& names = templates_of[Name(o)];
-      std::optional<std::string> priority;
-      for (const Value& t : templates->items()) {
-        const std::string name = Str(t.find("name"));
-        EXPECT_TRUE(IsDnsLabel(name)) << name;
-        EXPECT_TRUE(names.insert(name).second) << "duplicate template " << name;
-        const std::string p = Str(t.find("priorityClassName"));
-        if (!priority) priority = p;
-        EXPECT_EQ(*priority, p) << "templates of one Workload share one priority class";
-        const Value* gang = Path(t, {"schedulingPolicy", "gang"});
-        EXPECT_NE(gang == nullptr, Path(t, {"schedulingPolicy", "basic"}) == nullptr);
-        if (gang != nullptr) {
-          EXPECT_GE(gang->find("minCount")->as_int(), 1);
-        }
-      }
-    }
+    const Value* pods = spec.find("podGroupTemplates");
+    const Value* composites = spec.find("compositePodGroupTemplates");
+    EXPECT_NE(pods == nullptr, composites == nullptr)
+        << "exactly one of podGroupTemplates and compositePodGroupTemplates";
+    std::optional<std::string> priority;
+    std::set<std::string>& names = templates_of[Name(o)];
+    if (pods != nullptr) CheckTemplates(*pods, false, 1, &names, &priority);
+    if (composites != nullptr) CheckTemplates(*composites, true, 1, &names, &priority);
+  }
+  std::set<std::string> pod_groups, composite_groups;
+  for (const Value& o : out.objects) {
+    const std::string kind = Str(o.find("kind"));
+    if (kind == "PodGroup") pod_groups.insert(Name(o));
+    if (kind == "CompositePodGroup") composite_groups.insert(Name(o));
   }
   for (const Value& o : out.objects) {
-    if (Str(o.find("kind")) != "PodGroup") continue;
-    pod_groups.insert(Name(o));
+    const std::string kind = Str(o.find("kind"));
+    if (kind != "PodGroup" && kind != "CompositePodGroup") continue;
     const Value& ref = *Path(o, {"spec", "workloadRef"});
     const std::string workload_name = Str(ref.find("workloadName"));
     ASSERT_EQ(templates_of.count(workload_name), 1u) << "no Workload " << workload_name;
     EXPECT_EQ(templates_of[workload_name].count(Str(ref.find("templateName"))), 1u);
+    const std::string parent = Str(Path(o, {"spec", "parentCompositePodGroupName"}));
+    if (!parent.empty()) {
+      EXPECT_EQ(composite_groups.count(parent), 1u) << "no CompositePodGroup " << parent;
+    }
     const Value* gang = Path(o, {"spec", "schedulingPolicy", "gang"});
     if (gang != nullptr) {
-      EXPECT_GE(gang->find("minCount")->as_int(), 1);
+      EXPECT_GE(Int(gang->find(kind == "PodGroup" ? "minCount" : "minGroupCount")), 1);
     }
   }
   // The pod templates as patched name emitted PodGroups.
@@ -372,10 +398,12 @@ TEST_P(AdmissionRules, EverySchedulerGetsWhatItsAdmissionAccepts) {
     for (Scheduler s : {Scheduler::kKai, Scheduler::kVolcano, Scheduler::kCoscheduling,
                         Scheduler::kKueue, Scheduler::kWorkloadApi}) {
       SCOPED_TRACE(std::string(SchedulerName(s)));
-      for (const bool prebuilt : {false, true}) {
-        if (prebuilt && s != Scheduler::kKueue) continue;
+      // The second form of each scheduler that has one.
+      for (const bool second : {false, true}) {
+        if (second && s != Scheduler::kKueue && s != Scheduler::kWorkloadApi) continue;
         SchedulingOptions options;
-        options.kueue_prebuilt = prebuilt;
+        options.kueue_prebuilt = second && s == Scheduler::kKueue;
+        if (second && s == Scheduler::kWorkloadApi) options.api_version = "v1alpha3";
         Result<SchedulerObjects> out = BuildSchedulerObjects(s, w, *plans, options);
         if (!out.ok()) {
           // Refusals are errors with a message, never objects a scheduler would reject.

@@ -535,6 +535,64 @@ TEST_F(SchedulerObjectsTest, KueueIntegratedKindsGetTheQueueLabelAndTopologyAnno
             "kueue.x-k8s.io/queue-name=QUEUE)");
 }
 
+TEST_F(SchedulerObjectsTest, WorkloadApiV1alpha3KeepsTheSubgroupTree) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
+  SchedulingOptions options;
+  options.api_version = "v1alpha3";
+  // The leaves are made per replica, as the JobSet definition makes them.
+  plans_.gangs[0].sub_groups[1].replica = "0";
+  plans_.gangs[0].sub_groups[3].replica = "0";
+  plans_.gangs[0].sub_groups[4].replica = "1";
+  SchedulerObjects out = Build(Scheduler::kWorkloadApi, options);  // validated on v1alpha3
+  // Templates are shapes: the two workers replicas share one pod group template.
+  ASSERT_EQ(out.objects.size(), 7u);
+  EXPECT_EQ(json::ToCompactString(*out.objects[0].find("spec")->find("compositePodGroupTemplates")),
+            R"([{"compositePodGroupTemplates":[)"
+            R"({"name":"driver","podGroupTemplates":[{"name":"driver-replica",)"
+            R"("priorityClassName":"training","schedulingPolicy":{"basic":{}}}],)"
+            R"("priorityClassName":"training","schedulingPolicy":{"gang":{"minGroupCount":1}}},)"
+            R"({"name":"workers","podGroupTemplates":[{"name":"workers-replica",)"
+            R"("priorityClassName":"training","schedulingPolicy":{"gang":{"minCount":4}}}],)"
+            R"("priorityClassName":"training","schedulingPolicy":{"gang":{"minGroupCount":2}}}],)"
+            R"("name":"jobset","priorityClassName":"training",)"
+            R"("schedulingPolicy":{"gang":{"minGroupCount":2}}}])");
+  // Objects are instances: the root, a CompositePodGroup per parent, a PodGroup per leaf, each
+  // below its parent.
+  std::vector<std::string> objects;
+  for (const Value& o : out.objects) {
+    const Value* parent = o.find("spec")->find("parentCompositePodGroupName");
+    const Value* ref = o.find("spec")->find("workloadRef");
+    objects.push_back(
+        std::string(o.find("kind")->as_string()) + " " +
+        std::string(o.find("metadata")->find("name")->as_string()) +
+        (ref ? " template=" + std::string(ref->find("templateName")->as_string()) : "") +
+        (parent ? " parent=" + std::string(parent->as_string()) : ""));
+  }
+  const std::string g = "pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f";
+  EXPECT_EQ(
+      objects,
+      (std::vector<std::string>{
+          "Workload train", "CompositePodGroup " + g + " template=jobset",
+          "CompositePodGroup " + g + "-driver template=driver parent=" + g,
+          "PodGroup " + g + "-driver-replica-0 template=driver-replica parent=" + g + "-driver",
+          "CompositePodGroup " + g + "-workers template=workers parent=" + g,
+          "PodGroup " + g + "-workers-replica-0 template=workers-replica parent=" + g + "-workers",
+          "PodGroup " + g + "-workers-replica-1 template=workers-replica parent=" + g +
+              "-workers"}));
+  // The driver's template makes pods of one PodGroup and names it; the workers' template makes
+  // pods of two, and cannot.
+  EXPECT_EQ(json::ToCompactString(out.workload_patch),
+            R"([{"op":"add","path":"/spec/replicatedJobs/0/template/spec/template/spec/)"
+            R"(schedulingGroup","value":{"podGroupName":")" +
+                g + R"(-driver-replica-0"}}])");
+  std::string warnings;
+  for (const std::string& w : out.warnings) warnings += w + "\n";
+  EXPECT_NE(warnings.find("instance workers makes pods of several PodGroups"), std::string::npos)
+      << warnings;
+  EXPECT_EQ(warnings.find("flattened"), std::string::npos) << warnings;
+}
+
 TEST_F(SchedulerObjectsTest, WorkloadApiGangsPerInstanceShareATemplate) {
   WMAP_NEEDS_SHARED("conformance/upstream");
   WMAP_NEEDS_SHARED("schemas");

@@ -30,6 +30,7 @@ inline const schema::SchemaSet& SchedulerSchemas() {
          {"crds/scheduling.run.ai_podgroups.yaml", "crds/scheduling.volcano.sh_podgroups.yaml",
           "crds/scheduling.x-k8s.io_podgroups.yaml", "crds/kueue.x-k8s.io_workloads.yaml",
           "kubernetes/apis__scheduling.k8s.io__v1beta1_openapi.json",
+          "kubernetes/apis__scheduling.k8s.io__v1alpha3_openapi.json",
           "crds/jobset.x-k8s.io_jobsets.yaml",
           "crds/leaderworkerset.x-k8s.io_leaderworkersets.yaml", "crds/ray.io_rayclusters.yaml",
           "crds/kubeflow.org_pytorchjobs.yaml",
