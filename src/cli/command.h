@@ -17,8 +17,16 @@ struct CommandIo {
   const char* const* environment = nullptr;
 };
 
-// Writes all of `text` to fd, retrying short writes; errors are ignored (nowhere to report).
-void WriteAll(int fd, std::string_view text);
+// Writes all of `text` to fd, retrying short writes. Returns false on a write error, which is
+// also remembered for the fd: RunMain reports the first one on the command's standard output
+// once ("wmap: write error: No space left on device") and exits non-zero.
+bool WriteAll(int fd, std::string_view text);
+
+// Remembers a write error on fd for RunMain to report (WriteAll and OutputBuffer call it).
+void NoteWriteError(int fd, int err);
+
+// "write error: <strerror(err)>".
+std::string WriteErrorText(int err);
 
 // Exit codes shared by every command (the gojq command's codes).
 inline constexpr int kExitOk = 0;

@@ -1,4 +1,7 @@
 #include <cerrno>
+#include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -74,20 +77,53 @@ int UsageError(const CommandIo& io, const std::string& message) {
 
 std::string_view Version() { return WMAP_VERSION; }
 
-void WriteAll(int fd, std::string_view text) {
+namespace {
+
+// The first write error of each descriptor since RunMain began on it (commands may run on
+// several threads in tests, each with descriptors of its own).
+std::mutex write_errors_mutex;
+std::map<int, int>& WriteErrors() {
+  static std::map<int, int> errors;
+  return errors;
+}
+
+// The first write error on fd, forgotten as it is taken; 0 when none.
+int TakeWriteError(int fd) {
+  std::lock_guard<std::mutex> lock(write_errors_mutex);
+  auto it = WriteErrors().find(fd);
+  if (it == WriteErrors().end()) return 0;
+  const int err = it->second;
+  WriteErrors().erase(it);
+  return err;
+}
+
+}  // namespace
+
+void NoteWriteError(int fd, int err) {
+  std::lock_guard<std::mutex> lock(write_errors_mutex);
+  WriteErrors().emplace(fd, err);
+}
+
+bool WriteAll(int fd, std::string_view text) {
   while (!text.empty()) {
     ssize_t n = ::write(fd, text.data(), text.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return;
+      NoteWriteError(fd, errno);
+      return false;
     }
     text.remove_prefix(static_cast<size_t>(n));
   }
+  return true;
 }
+
+std::string WriteErrorText(int err) { return "write error: " + std::string(std::strerror(err)); }
 
 std::span<const Command> Commands() { return kCommands; }
 
-int RunMain(std::span<const std::string> args, const CommandIo& io_in) {
+namespace {
+
+int RunCommandLine(std::span<const std::string> args, const CommandIo& io_in) {
   CommandIo io = io_in;
   if (io.environment == nullptr) io.environment = environ;
   if (args.empty()) {
@@ -119,6 +155,19 @@ int RunMain(std::span<const std::string> args, const CommandIo& io_in) {
     return UsageError(io, "unknown command \"" + first + "\"");
   }
   return c->run(args.subspan(1), io);
+}
+
+}  // namespace
+
+int RunMain(std::span<const std::string> args, const CommandIo& io) {
+  TakeWriteError(io.out_fd);  // a descriptor number reused since an earlier run
+  const int code = RunCommandLine(args, io);
+  const int err = TakeWriteError(io.out_fd);
+  if (err == 0) return code;
+  // Whatever the command concluded, its output did not arrive.
+  WriteAll(io.err_fd, "wmap: " + WriteErrorText(err) + "\n");
+  TakeWriteError(io.err_fd);
+  return code == kExitOk ? kExitRuntime : code;
 }
 
 }  // namespace wmap::cli

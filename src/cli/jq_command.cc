@@ -412,6 +412,9 @@ class JqRun {
     int exit_status = kExitNoOutput;
     std::string output_error;
     auto on_output = [&](const Value& v) {
+      // Output that cannot be written ends the run (with SIGPIPE ignored, a closed pipe would
+      // otherwise let an endless filter spin); Finish reports it.
+      if (!out_.ok()) return false;
       if (!printer.Print(v, &output_error)) return false;
       exit_status = v.truthy() ? kExitOk : kExitFalsy;
       return true;
@@ -463,6 +466,7 @@ class JqRun {
           continue;
         }
         if (std::optional<int> halt = run_one(input)) return Finish(*halt);
+        if (!out_.ok()) break;
       }
     }
     if (failed) return Finish(kExitRuntime);
@@ -478,10 +482,8 @@ class JqRun {
   }
 
   int Finish(int code) {
-    if (!out_.Flush()) {
-      WriteAll(io_.err_fd, "wmap: error: cannot write output\n");
-      return kExitRuntime;
-    }
+    // RunMain reports a write error once.
+    if (!out_.Flush()) return code == kExitOk ? kExitRuntime : code;
     return code;
   }
 

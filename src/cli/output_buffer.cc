@@ -1,5 +1,7 @@
 #include "cli/output_buffer.h"
 
+#include "cli/command.h"
+
 #include <cerrno>
 
 #include <unistd.h>
@@ -13,6 +15,8 @@ bool OutputBuffer::Flush() {
     if (n < 0) {
       if (errno == EINTR) continue;
       ok_ = false;
+      error_ = errno;
+      NoteWriteError(fd_, error_);
       break;
     }
     done += static_cast<size_t>(n);

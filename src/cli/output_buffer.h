@@ -37,11 +37,14 @@ class OutputBuffer {
   // Writes everything buffered; returns ok().
   bool Flush();
   bool ok() const { return ok_; }
+  // The errno of the failed write (0 while ok()).
+  int error() const { return error_; }
 
  private:
   int fd_;
   std::string buffer_;
   bool ok_ = true;
+  int error_ = 0;
 };
 
 }  // namespace wmap::cli
