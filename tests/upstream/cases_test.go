@@ -28,6 +28,9 @@ type objectSet struct {
 	// Related holds the children and pods (given to wmap as another -f file); the pods among
 	// them are given to the library.
 	Related []map[string]any
+	// SkipPods leaves out the comparisons that need the pods (gang with pods, placement): a
+	// mutation of the status cannot change them, and one removed field per object is enough.
+	SkipPods bool
 }
 
 // definitionSets lists the definition files of the pool: upstream's catalog, its v0.2 and

@@ -76,6 +76,7 @@ func setup(t *testing.T) env {
 // runRef runs karta-ref and decodes one document of type T per object.
 func runRef[T any](e env, args ...string) ([]T, error) {
 	cmd := exec.Command(e.ref, args...)
+	cmd.Env = append(os.Environ(), "KARTA_REF_COMPACT=1")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -320,7 +321,7 @@ func (e env) evaluate(defPath string, pairs []pair) ([]difference, map[string]in
 	// Sets with pods: gang and describe with the children and pods, one workload at a time.
 	for _, p := range pairs {
 		pods := podsOf(p.set.Related)
-		if len(pods) == 0 || len(p.roots) != 1 {
+		if len(pods) == 0 || len(p.roots) != 1 || p.set.SkipPods {
 			continue
 		}
 		root := p.roots[0]

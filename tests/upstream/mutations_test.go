@@ -172,6 +172,10 @@ func mutants(bases []*objectSet, seed uint64) []*objectSet {
 	add := func(b *objectSet, name string, roots []map[string]any, related []map[string]any) {
 		out = append(out, &objectSet{Source: "mutation", Case: b.Source + "/" + b.Case + "/" + name, Roots: roots, Related: related})
 	}
+	addNoPods := func(b *objectSet, name string, roots []map[string]any) {
+		add(b, name, roots, b.Related)
+		out[len(out)-1].SkipPods = true
+	}
 	for _, b := range bases {
 		for i, root := range b.Roots {
 			prefix := ""
@@ -184,19 +188,23 @@ func mutants(bases []*objectSet, seed uint64) []*objectSet {
 				p := paths[rng.IntN(len(paths))]
 				m := deepCopy(root)
 				deletePath(m, p)
-				add(b, prefix+"drop"+pathString(p), single(m), b.Related)
+				if k == 0 {
+					add(b, prefix+"drop"+pathString(p), single(m), b.Related)
+				} else {
+					addNoPods(b, prefix+"drop"+pathString(p), single(m))
+				}
 			}
 			if m := deepCopy(root); mutateCounts(m, "spec", func(float64) any { return 0.0 }) {
 				add(b, prefix+"zero-spec-counts", single(m), b.Related)
 			}
 			if m := deepCopy(root); mutateCounts(m, "status", func(float64) any { return 0.0 }) {
-				add(b, prefix+"zero-status-counts", single(m), b.Related)
+				addNoPods(b, prefix+"zero-status-counts", single(m))
 			}
 			if m := deepCopy(root); mutateCounts(m, "spec", func(n float64) any { return fmt.Sprint(n) }) {
 				add(b, prefix+"string-spec-counts", single(m), b.Related)
 			}
 			if m := deepCopy(root); shuffleStatus(m, rng, phasesByKind[gvkOf(root)]) {
-				add(b, prefix+"shuffle-status", single(m), b.Related)
+				addNoPods(b, prefix+"shuffle-status", single(m))
 			}
 		}
 		if pods := podsOf(b.Related); len(pods) > 0 {

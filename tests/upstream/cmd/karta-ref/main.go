@@ -9,7 +9,8 @@
 //
 // Each object of the -f files whose apiVersion and kind are the root kind of a definition of DEF
 // gives one document; other objects are skipped. Pods are the objects of kind Pod in the --pods
-// files. Exit status: 0 success, 1 a definition is invalid (validate), 2 usage or unreadable input.
+// files. Output is indented JSON (compact with KARTA_REF_COMPACT=1). Exit status: 0 success, 1 a
+// definition is invalid (validate), 2 usage or unreadable input.
 package main
 
 import (
@@ -44,7 +45,9 @@ func run(args []string) int {
 	}
 	cmd, rest := args[0], args[1:]
 	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("", "  ")
+	if os.Getenv("KARTA_REF_COMPACT") == "" {
+		enc.SetIndent("", "  ")
+	}
 	enc.SetEscapeHTML(false)
 	if cmd == "validate" {
 		return validate(enc, rest)
