@@ -24,6 +24,16 @@ std::optional<Error> ReadList(const Value& map, const ResourceList* skip, Resour
     if (skip != nullptr && skip->find(name) != skip->end()) continue;
     Result<int64_t> amount = QuantityAmount(name, m.value);
     if (!amount.ok()) return resolve::Wrap("resource " + std::string(name), amount.error());
+    if (*amount < 0) {
+      Error e;
+      e.message =
+          "resource " + std::string(name) + ": quantity " +
+          (m.value.is_string() ? std::string(m.value.as_string()) : std::to_string(*amount)) +
+          " is negative";
+      e.hint = "the API server refuses negative requests and limits; fix the object";
+      e.code = ErrorCode::kInvalidInput;
+      return e;
+    }
     (*out)[std::string(name)] = *amount;
   }
   return std::nullopt;
@@ -128,9 +138,11 @@ Value ResourceListToValue(const ResourceList& list) {
 Result<PodResources> EffectivePodResources(const Value& pod_spec) {
   Usage apps;
   if (const Value* containers = pod_spec.find("containers"); containers && containers->is_array()) {
-    for (const Value& container : containers->items()) {
+    for (size_t i = 0; i < containers->items().size(); ++i) {
       Usage own;
-      if (auto e = ContainerUsage(container, &own)) return *e;
+      if (auto e = ContainerUsage(containers->items()[i], &own)) {
+        return resolve::Wrap("containers[" + std::to_string(i) + "]", *e);
+      }
       AddUsage(&apps, own);
     }
   }
@@ -138,9 +150,12 @@ Result<PodResources> EffectivePodResources(const Value& pod_spec) {
   // every later init container and to the app containers.
   Usage sidecars, init_peak;
   if (const Value* inits = pod_spec.find("initContainers"); inits && inits->is_array()) {
-    for (const Value& container : inits->items()) {
+    for (size_t i = 0; i < inits->items().size(); ++i) {
+      const Value& container = inits->items()[i];
       Usage own;
-      if (auto e = ContainerUsage(container, &own)) return *e;
+      if (auto e = ContainerUsage(container, &own)) {
+        return resolve::Wrap("initContainers[" + std::to_string(i) + "]", *e);
+      }
       if (IsSidecar(container)) {
         AddUsage(&sidecars, own);
         MaxUsage(&init_peak, sidecars);
@@ -227,6 +242,11 @@ Result<WorkloadResourceNeeds> ComputeResourceNeeds(const Workload& workload) {
       instance.id = (*ids)[k];
       std::optional<Scale> scale;
       if (*scales && k < (*scales)->size()) scale = (**scales)[k];
+      if (scale) {
+        if (std::optional<Error> e = resolve::NegativeCount(c, *scale)) {
+          return resolve::Wrap("component " + c.name + " instance \"" + instance.id + "\"", *e);
+        }
+      }
       const int64_t replicas = scale && scale->replicas ? *scale->replicas : 1;
       const int64_t min_replicas = scale && scale->min_replicas ? *scale->min_replicas : replicas;
       const int64_t pods_per_replica = (*per_replica)[k];

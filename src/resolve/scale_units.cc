@@ -1,6 +1,8 @@
 #include "resolve/scale_units.h"
 
+#include <string>
 #include "resolve/saturating.h"
+
 #include "wmap/definition.h"
 
 namespace wmap::resolve {
@@ -42,6 +44,30 @@ Result<int64_t> AncestorUnits(const Workload& workload, size_t component, bool m
     product = SaturatingMul(product, units);
   }
   return product;
+}
+
+std::optional<Error> NegativeCount(const ComponentDefinition& component, const Scale& scale) {
+  if (!component.scale) return std::nullopt;
+  struct Count {
+    std::string_view name;
+    const std::optional<int32_t>& value;
+    const std::optional<Expression>& path;
+  };
+  for (const Count& c : {Count{"replicas", scale.replicas, component.scale->replicas},
+                         Count{"minReplicas", scale.min_replicas, component.scale->min_replicas},
+                         Count{"maxReplicas", scale.max_replicas, component.scale->max_replicas}}) {
+    if (!c.value || *c.value >= 0) continue;
+    Error e;
+    e.message = std::string(c.name) + " " + std::to_string(*c.value) + " is negative";
+    if (c.path) {
+      e.field = c.path->field;
+      e.detail = "read by " + c.path->text;
+    }
+    e.hint = "the API server refuses negative counts; fix the object";
+    e.code = ErrorCode::kInvalidInput;
+    return e;
+  }
+  return std::nullopt;
 }
 
 }  // namespace wmap::resolve

@@ -24,6 +24,10 @@ Result<std::vector<int64_t>> PodsPerReplicaOf(const Workload& workload, size_t c
 // Saturates at INT64_MAX.
 Result<int64_t> AncestorUnits(const Workload& workload, size_t component, bool minimum);
 
+// An error when one of an instance's counts is negative, which the API server never accepts
+// and no total can use: "replicas -5 is negative (read by .spec.parallelism)".
+std::optional<Error> NegativeCount(const ComponentDefinition& component, const Scale& scale);
+
 }  // namespace wmap::resolve
 
 #endif  // WMAP_RESOLVE_SCALE_UNITS_H_

@@ -114,6 +114,11 @@ Result<WorkloadTree> BuildTree(const Definition& definition, const Value& object
       InstanceNode instance;
       instance.id = (*ids)[k];
       // Pods: replicas × pods per replica × the units of scaled ancestors.
+      if (*scales) {
+        if (std::optional<Error> e = resolve::NegativeCount(c, (**scales)[k])) {
+          return Wrap("component " + c.name + " instance \"" + instance.id + "\"", *e);
+        }
+      }
       std::optional<int32_t> replicas = *scales ? (**scales)[k].replicas : std::nullopt;
       if (replicas || (*per_replica)[k] != 1 || *ancestors != 1) {
         int64_t pods = 0;

@@ -9,6 +9,7 @@
 #include "shared_data.h"
 #include "wmap/json.h"
 #include "wmap/resources.h"
+#include "wmap/tree.h"
 #include "wmap/workload.h"
 #include "wmap/yaml.h"
 
@@ -185,6 +186,45 @@ TEST(EffectivePodResources, EmptyAndMalformedSpecs) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("resource cpu"), std::string::npos);
   EXPECT_NE(r.error().message.find("\"lots\""), std::string::npos);
+}
+
+TEST(EffectivePodResources, NegativeQuantitiesAreErrorsNamingTheContainer) {
+  // The API server refuses them; a total must not subtract them.
+  Result<PodResources> r = EffectivePodResources(
+      Yaml("containers: [{name: a}, {name: b, resources: {requests: {memory: -1Gi}}}]"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "containers[1]: resource memory: quantity -1Gi is negative");
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  r = EffectivePodResources(
+      Yaml("initContainers: [{name: i, resources: {limits: {nvidia.com/gpu: -8}}}]"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "initContainers[0]: resource nvidia.com/gpu: quantity -8 is negative");
+  EXPECT_TRUE(EffectivePodResources(Yaml("containers: [{resources: {requests: {cpu: 0}}}]")).ok());
+}
+
+TEST(ResourceNeeds, NegativeReplicasAreErrorsNamingTheField) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  const Value job = Yaml(R"(
+apiVersion: batch/v1
+kind: Job
+metadata: {name: neg, namespace: x}
+spec:
+  parallelism: -5
+  template:
+    spec:
+      containers: [{name: a, resources: {limits: {nvidia.com/gpu: 8}}}]
+)");
+  Workload w(Catalog("batch-job-v1"), job);
+  Result<WorkloadResourceNeeds> needs = ComputeResourceNeeds(w);
+  ASSERT_FALSE(needs.ok());
+  EXPECT_EQ(needs.error().message, "component job instance \"\": replicas -5 is negative");
+  EXPECT_EQ(needs.error().field,
+            "spec.structureDefinition.rootComponent.scaleDefinition.replicasPath");
+  EXPECT_NE(needs.error().detail.find(".spec.parallelism"), std::string::npos);
+  Result<WorkloadTree> tree = BuildTree(w.definition(), job, {}, {});
+  ASSERT_FALSE(tree.ok());
+  EXPECT_NE(tree.error().message.find("replicas -5 is negative"), std::string::npos);
 }
 
 TEST(ResourceNeeds, JobSetTotalsAreTemplatesTimesReplicas) {

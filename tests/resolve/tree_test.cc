@@ -54,7 +54,7 @@ TEST(QuantityTest, EffectiveRequestsRoundUpAndFallBackToLimits) {
   Result<PodResources> bad =
       EffectivePodResources(Json(R"({"containers": [{"resources": {"requests": {"cpu": "x"}}}]})"));
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().message, "resource cpu: invalid quantity \"x\": no digits");
+  EXPECT_EQ(bad.error().message, "containers[0]: resource cpu: invalid quantity \"x\": no digits");
 }
 
 TEST(QuantityTest, EffectiveRequestsCountInitContainersSidecarsAndOverhead) {
