@@ -10,7 +10,10 @@
 # 3. compares the commands: `wmap jq -c EXPR corpus` against `jq -c` and `gojq -c` with hyperfine,
 #    on the expressions the shared run uses, and peak memory on one large document;
 # 4. writes $OUT/wmap-results.md (the shared table plus the command comparison).
-# Needs: golang-go golang-github-itchyny-gojq-dev libjq-dev jq gojq hyperfine time python3-yaml.
+# gojq 0.12.20 (bench/gojq-anchor, a Go module pinning github.com/itchyny/gojq v0.12.20 from the
+# Go module proxy) runs as extra configurations `gojq20-*` next to Debian's 0.12.11 anchor.
+# Needs: golang-go golang-github-itchyny-gojq-dev libjq-dev jq gojq hyperfine time python3-yaml,
+# and the Go module proxy (or a filled module cache) for bench/gojq-anchor.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$root/../shared}
@@ -25,9 +28,15 @@ cmake -S "$root" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/n
 ninja -C "$BUILD" -j"${JOBS:-2}" wmap wmap-bench
 
 B=$BUILD/bench/wmap-bench
+GA=$OUT/gojq-anchor
+(cd "$root/bench/gojq-anchor" && GOFLAGS="-p=1 -buildvcs=false" go build -o "$GA" .)
 EXTRA_CONFIGS="wmap-decode|$B|--mode=decode
 wmap-compiled|$B|--mode=compiled
-wmap-upstream|$B|--mode=upstream"
+wmap-upstream|$B|--mode=upstream
+gojq20-decode|$GA|--mode=decode
+gojq20-compiled|$GA|--mode=compiled
+gojq20-compiled-ctx|$GA|--mode=compiled --timeout=10s
+gojq20-upstream|$GA|--mode=upstream"
 [ -n "${MORE_CONFIGS:-}" ] && EXTRA_CONFIGS="$EXTRA_CONFIGS
 $MORE_CONFIGS"
 export EXTRA_CONFIGS
