@@ -7,6 +7,8 @@
 #   build    build/ (RelWithDebInfo, GCC, warnings as errors): unit tests, the layering check,
 #            the installed package, conformance over the jq and gojq corpora against the committed
 #            baseline, differential tests against gojq;
+#   upstream the differential test against upstream's Go library (tests/upstream, go test -race;
+#            Go's module and build caches make later runs fast);
 #   asan     build-asan/ (Debug, GCC): the unit tests under AddressSanitizer and UBSan;
 #   fuzz     a short run of every libFuzzer target (clang, build-fuzz/);
 #   matrix   the libraries and the command in the other build types and compilers (GCC Release,
@@ -52,6 +54,9 @@ stage tidy
 
 (cd build && ctest -j"$jobs" --output-on-failure)
 stage test
+
+bash scripts/test_upstream.sh build/wmap
+stage upstream
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWMAP_SANITIZE=ON -DWMAP_BENCH=OFF \
   -DWMAP_SHARED=OFF -DWMAP_WERROR=ON "${launcher[@]}"

@@ -18,7 +18,7 @@ esac
 if ! command -v go > /dev/null && [ -x /usr/local/go/bin/go ]; then
   export PATH="$PATH:/usr/local/go/bin"
 fi
-export GOFLAGS="${GOFLAGS:--p=1} -buildvcs=false"
+export GOFLAGS="${GOFLAGS:-} -buildvcs=false"
 cd tests/upstream
 go vet ./...
 WMAP_BIN="$bin" go test -race -count=1 ./...

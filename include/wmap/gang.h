@@ -90,6 +90,9 @@ struct PodGangAssignment {
 struct GangPlans {
   std::vector<GangPlan> gangs;
   std::vector<PodGangAssignment> pods;  // in the order the pods were given
+  // What the plan could not read without changing who joins which gang (a Karta form's
+  // requests or templates when a pod definition path fails): those fields are left empty.
+  std::vector<std::string> warnings;
 };
 
 // Plans the gangs of `workload`. An empty plan (no gangs) when the definition has no gang
@@ -102,7 +105,7 @@ Result<GangPlans> PlanGangs(const Workload& workload, std::span<const Value> pod
 //   "minResources", "resources",
 //   "subGroups": [{"name", "parent"?, "minMember", "minSubGroup", "component"?, "instance"?,
 //   "replica"?, "pods", "topology"?}]}], "pods": [{"pod", "uid"?, "gang", "subGroup"?,
-//   "reason"?}]}
+//   "reason"?}], "warnings"?: [...]}
 Value GangPlansToValue(const Definition& definition, const GangPlans& plans);
 
 // {"topologyName", "requiredTopologyLevel"?, "preferredTopologyLevel"?}: a topology in every

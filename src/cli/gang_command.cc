@@ -378,6 +378,9 @@ class GangCommand : public WorkloadCommand {
     for (const WorkloadGroup& g : inputs.split.workloads) {
       const Definition& d = g.entry->definition;
       view::WorkloadGangs gangs = view::PlanWorkloadGangs(d, g.workload.value, g.pods);
+      for (const std::string& warning : gangs.plans.warnings) {
+        Warn(io, std::string(g.workload.Name()) + ": " + warning);
+      }
       documents.push_back(view::GangDocument(g.workload, d, gangs, &failures));
     }
     std::string out;

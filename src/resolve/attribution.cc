@@ -107,9 +107,10 @@ std::variant<PodPlace, std::string> PlacePod(const Definition& definition,
   for (int i = static_cast<int>(*component); i >= 0; i = definition.Parent(i)) {
     const ComponentDefinition& owner = definition.components()[i];
     if (!owner.pod_selector || !owner.pod_selector->replica_key_path) continue;
+    // The replica only groups the pods of an instance (as upstream, which never needs it to
+    // place a pod): a pod whose key cannot be read stays placed, in no replica.
     Result<std::optional<std::string>> key = querier.ReplicaKey(i, pod);
-    if (!key.ok()) return "replica of component " + owner.name + ": " + key.error().message;
-    place.replica_key = *key;
+    if (key.ok()) place.replica_key = *key;
     break;
   }
   return place;

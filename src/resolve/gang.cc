@@ -2,7 +2,10 @@
 // `podGroup` form with its flat subgroups (reference section 2.8).
 #include "resolve/gang_karta.h"
 
+#include <algorithm>
+
 #include "resolve/extract.h"
+#include "wmap/jq.h"
 
 namespace wmap {
 
@@ -39,6 +42,17 @@ Result<std::optional<PodGangMembership>> EvaluatePodGangGroup(const Workload& wo
   Result<std::optional<std::string>> instance = querier.InstanceKey(m.member_component, pod);
   if (!instance.ok()) return instance.error();
   m.instance_id = *instance;
+  if (m.instance_id) {
+    // A pod of an instance the workload does not have joins no group (upstream's text).
+    Result<std::vector<std::string>> ids = workload.InstanceIds(m.member_component);
+    if (!ids.ok()) return ids.error();
+    if (std::find(ids->begin(), ids->end(), *m.instance_id) == ids->end()) {
+      std::string existing;
+      for (const std::string& id : *ids) existing += (existing.empty() ? "" : " ") + id;
+      return MakeError("could not match instance id " + jq::GoQuote(*m.instance_id) +
+                       ". existing instance ids [" + existing + "]");
+    }
+  }
   Result<int32_t> scale = workload.SubtreeScale(m.member_component, m.instance_id);
   if (!scale.ok()) {
     return Wrap("failed to calculate the scale of component " +

@@ -2,7 +2,10 @@
 // Scheduler's names: "pg-<uid>-<podGroup.name>" (v2) and "pg-<uid>-<key1>-<key2>..." (alpha),
 // the workload's name in place of a uid it does not have yet.
 // Queue, priority class and preemptibility are not part of a Karta and stay empty.
+#include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "resolve/extract.h"
 #include "resolve/gang_karta.h"
@@ -11,11 +14,25 @@
 namespace wmap::resolve {
 namespace {
 
+// Which gang gets which pods needs only counts and selectors (as upstream computes it);
+// requests and templates come from the pod definitions, whose failure leaves them out with a
+// warning instead of failing the plan.
+void CannotRead(const std::string& what, const Error& e, std::vector<std::string>* warnings) {
+  std::string text = what + ": requests and template not read (" + e.message + ")";
+  if (std::find(warnings->begin(), warnings->end(), text) == warnings->end()) {
+    warnings->push_back(std::move(text));
+  }
+}
+
 // Requests of `pods` pods of the subtree, each counted at the subtree's largest pod (exact when
-// the subtree has one pod template).
-Result<ResourceList> Estimate(WorkloadReader& reader, size_t component, int64_t pods) {
+// the subtree has one pod template); empty, with a warning, when they cannot be read.
+ResourceList Estimate(WorkloadReader& reader, size_t component, int64_t pods,
+                      const std::string& what, std::vector<std::string>* warnings) {
   auto per_pod = reader.MaxPerPod(component);
-  if (!per_pod.ok()) return per_pod.error();
+  if (!per_pod.ok()) {
+    CannotRead(what, per_pod.error(), warnings);
+    return {};
+  }
   return Times(*per_pod, pods);
 }
 
@@ -29,6 +46,7 @@ Result<GangPlans> PlanKartaPodGroup(WorkloadReader& reader, std::span<const Valu
   auto group = EvaluatePodGroup(w, querier, Value());
   if (!group.ok()) return group.error();
   WorkloadIdentity id = IdentityOf(w.object());
+  std::vector<std::string> warnings;
   GangPlan plan;
   const std::string name_template = "pg-{uid}-{name}";
   plan.name = ExpandTemplate(name_template,
@@ -49,11 +67,13 @@ Result<GangPlans> PlanKartaPodGroup(WorkloadReader& reader, std::span<const Valu
     if (!count.ok()) return count.error();
     sub.pods = *count;
     auto per_pod = reader.MaxPerPod(m.component);
-    if (!per_pod.ok()) return per_pod.error();
-    sub.per_pod_requests = *per_pod;
     auto first = reader.FirstTemplate(m.component);
-    if (!first.ok()) return first.error();
-    sub.pod_template = std::move(*first);
+    if (per_pod.ok() && first.ok()) {
+      sub.per_pod_requests = *per_pod;
+      sub.pod_template = std::move(*first);
+    } else {
+      CannotRead("subgroup " + m.name, per_pod.ok() ? first.error() : per_pod.error(), &warnings);
+    }
     plan.pods += sub.pods;
     AddTo(&plan.resources, Times(sub.per_pod_requests, sub.pods));
     AddTo(&plan.min_resources, Times(sub.per_pod_requests, sub.min_member));
@@ -65,14 +85,11 @@ Result<GangPlans> PlanKartaPodGroup(WorkloadReader& reader, std::span<const Valu
     auto count = ToCount(*n, "gang " + plan.name);
     if (!count.ok()) return count.error();
     plan.pods = *count;
-    auto full = Estimate(reader, 0, plan.pods);
-    if (!full.ok()) return full.error();
-    plan.resources = std::move(*full);
-    auto min = Estimate(reader, 0, plan.min_member);
-    if (!min.ok()) return min.error();
-    plan.min_resources = std::move(*min);
+    plan.resources = Estimate(reader, 0, plan.pods, "gang " + plan.name, &warnings);
+    plan.min_resources = Estimate(reader, 0, plan.min_member, "gang " + plan.name, &warnings);
   }
   GangPlans plans;
+  plans.warnings = std::move(warnings);
   for (const Value& pod : pods) {
     PodGangAssignment a = AssignmentFor(pod);
     a.gang = plan.name;
@@ -129,12 +146,10 @@ Result<GangPlans> PlanKartaPodGroups(WorkloadReader& reader, std::span<const Val
       auto count = ToCount(*n, "gang " + name);
       if (!count.ok()) return count.error();
       plan.pods = *count;
-      auto full = Estimate(reader, m.member_component, plan.pods);
-      if (!full.ok()) return full.error();
-      plan.resources = std::move(*full);
-      auto min = Estimate(reader, m.member_component, plan.min_member);
-      if (!min.ok()) return min.error();
-      plan.min_resources = std::move(*min);
+      plan.resources =
+          Estimate(reader, m.member_component, plan.pods, "gang " + name, &plans.warnings);
+      plan.min_resources =
+          Estimate(reader, m.member_component, plan.min_member, "gang " + name, &plans.warnings);
       by_name.emplace(name, plans.gangs.size());
       plans.gangs.push_back(std::move(plan));
     }

@@ -188,14 +188,17 @@ Result<int64_t> WorkloadReader::KartaPods(size_t component,
                                           const std::optional<std::string>& instance) {
   const Definition& d = definition();
   if (!HasScaleDefinition(d)) return CountLeaves(d, component);
-  auto data = Component(component);
-  if (!data.ok()) return data.error();
+  // Counts only: the scales and instance ids, never the pod definitions (whose failure must not
+  // change who joins which gang).
+  auto ids = workload_.InstanceIds(component);
+  if (!ids.ok()) return ids.error();
+  auto scales = workload_.Scales(component);
+  if (!scales.ok()) return scales.error();
   int64_t own = 0;
-  for (const InstanceData& in : (*data)->instances) {
-    if (instance && in.id != *instance) continue;
-    if (in.scale && in.scale->replicas && *in.scale->replicas > 0) {
-      own = SaturatingAdd(own, *in.scale->replicas);
-    }
+  for (size_t k = 0; *scales && k < (*scales)->size() && k < ids->size(); ++k) {
+    if (instance && (*ids)[k] != *instance) continue;
+    const Scale& scale = (**scales)[k];
+    if (scale.replicas && *scale.replicas > 0) own = SaturatingAdd(own, *scale.replicas);
   }
   if (d.Children(component).empty()) return own;
   int64_t children = 0;

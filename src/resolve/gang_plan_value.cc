@@ -64,7 +64,13 @@ Value GangPlansToValue(const Definition& definition, const GangPlans& plans) {
     if (!p.reason.empty()) out.set("reason", Value::String(p.reason));
     pods.push_back(std::move(out));
   }
-  return Value::Object({{"gangs", std::move(gangs)}, {"pods", std::move(pods)}});
+  Value out = Value::Object({{"gangs", std::move(gangs)}, {"pods", std::move(pods)}});
+  if (!plans.warnings.empty()) {
+    Value warnings = Value::EmptyArray(plans.warnings.size());
+    for (const std::string& w : plans.warnings) warnings.push_back(Value::String(w));
+    out.set("warnings", std::move(warnings));
+  }
+  return out;
 }
 
 }  // namespace wmap

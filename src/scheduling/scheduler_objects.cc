@@ -98,6 +98,9 @@ Result<SchedulerObjects> BuildSchedulerObjects(Scheduler scheduler, const Worklo
     }
     return Error{"unknown scheduler", "", {}, "", ErrorCode::kUsage};
   }();
+  if (out.ok()) {
+    out->warnings.insert(out->warnings.begin(), plans.warnings.begin(), plans.warnings.end());
+  }
   if (out.ok() && context.identity.uid.empty() && !out->objects.empty()) {
     out->warnings.push_back(
         "the workload has no metadata.uid, so the objects carry no ownerReference; apply them "

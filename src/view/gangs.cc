@@ -85,6 +85,7 @@ Value GangsValue(const Definition& definition, const WorkloadGangs& gangs) {
   Value plan = GangPlansToValue(definition, gangs.plans);
   v.set("gangs", *plan.find("gangs"));
   v.set("pods", *plan.find("pods"));
+  if (const Value* warnings = plan.find("warnings")) v.set("warnings", *warnings);
   return v;
 }
 
