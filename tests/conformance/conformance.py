@@ -179,11 +179,23 @@ def cmd_failures(a):
               body)
     text = '\n'.join(lines) + '\n'
     if a.out:
+        # The upstream library's differences (tests/upstream) share the file: keep their section.
+        kept = ''
+        if os.path.exists(a.out):
+            with open(a.out) as f:
+                old = f.read()
+            start = old.find(UPSTREAM_SECTION)
+            if start >= 0:
+                kept = old[start:]
         with open(a.out, 'w') as f:
-            f.write(text)
+            f.write(text + ('\n' + kept if kept else ''))
     else:
         sys.stdout.write(text)
     return 0
+
+
+# Where the section of tests/upstream's differences begins in KNOWN_DIFFERENCES.md.
+UPSTREAM_SECTION = '## Go library differential'
 
 
 def main():
