@@ -9,6 +9,24 @@
 namespace wmap::jq::testing {
 namespace {
 
+// Far from now: exact in every year int64 seconds reach, an error beyond (gojq prints wrong
+// dates there: NaN becomes year 292277026304).
+TEST(DatesFarOut, AreExactOrAnError) {
+  EXPECT_EQ(Call("strftime", "1e18", {"\"%Y-%m-%dT%H:%M:%SZ\""}),
+            "\"31688740476-10-23T01:46:40Z\"");
+  EXPECT_EQ(Call("strftime", "-1e18", {"\"%Y-%m-%dT%H:%M:%SZ\""}),
+            "\"-31688736537-03-10T22:13:20Z\"");
+  EXPECT_EQ(Call("gmtime", "1e18", {}), "[31688740476,9,23,1,46,40,5,296]");
+  EXPECT_EQ(Call("mktime", "[31688740476,9,23,1,46,40,5,296]", {}), "1000000000000000000");
+  EXPECT_EQ(Call("gmtime", "1e300", {}), "error: gmtime cannot be applied to: number (1e+300)");
+  EXPECT_EQ(Call("strftime", "1e19", {"\"%Y\""}),
+            "error: strftime(\"%Y\") cannot be applied to: number (10000000000000000000)");
+  EXPECT_EQ(Call("mktime", "[1000000000000,0,1,0,0,0,0,0]", {}),
+            "error: mktime cannot be applied to: array ([1000000000000,0,1,0,0,0,0,0])");
+  EXPECT_EQ(Call("mktime", "[300000000000,0,1,0,0,0,0,0]", {}),
+            "error: mktime cannot be applied to: array ([300000000000,0,1,0,0,0,0,0])");
+}
+
 class DatesTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DatesTest, MatchesGojq) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <limits>
 
 namespace wmap::jq::builtins {
 namespace {
@@ -11,8 +12,6 @@ int64_t FloorDiv(int64_t a, int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
-
-int64_t Clamp(int64_t v, int64_t limit) { return std::max(-limit, std::min(limit, v)); }
 
 }  // namespace
 
@@ -52,20 +51,24 @@ CivilTime CivilFromUnix(int64_t seconds, int64_t nanos, int64_t offset, std::str
   return t;
 }
 
-int64_t UnixFromFields(int64_t year, int64_t month, int64_t day, int64_t hour, int64_t minute,
-                       int64_t second, int64_t offset) {
-  // Bounds keep every product below 2^63 while covering any realistic date.
-  year = Clamp(year, 1'000'000'000);
-  month = Clamp(month, 1'000'000'000);
-  day = Clamp(day, 1'000'000'000'000);
-  hour = Clamp(hour, 1'000'000'000'000);
-  minute = Clamp(minute, 1'000'000'000'000);
-  second = Clamp(second, 1'000'000'000'000);
+std::optional<int64_t> UnixFromFields(int64_t year, int64_t month, int64_t day, int64_t hour,
+                                      int64_t minute, int64_t second, int64_t offset) {
+  // Within these bounds every intermediate fits in int64 and the sum in __int128; beyond them
+  // the instant is certainly out of int64 seconds.
+  constexpr int64_t kFieldLimit = 1'000'000'000'000;  // 1e12
+  for (int64_t v : {year, month, day, hour, minute, second, offset}) {
+    if (v > kFieldLimit || v < -kFieldLimit) return std::nullopt;
+  }
   int64_t m0 = month - 1;
   year += FloorDiv(m0, 12);
   int m = static_cast<int>(m0 - FloorDiv(m0, 12) * 12) + 1;
-  int64_t days = DaysFromCivil(year, m, 1) + (day - 1);
-  return days * 86400 + hour * 3600 + minute * 60 + second - offset;
+  const __int128 days = static_cast<__int128>(DaysFromCivil(year, m, 1)) + (day - 1);
+  const __int128 total = days * 86400 + static_cast<__int128>(hour) * 3600 +
+                         static_cast<__int128>(minute) * 60 + second - offset;
+  if (total > std::numeric_limits<int64_t>::max() || total < std::numeric_limits<int64_t>::min()) {
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(total);
 }
 
 int64_t LocalOffset(int64_t seconds, std::string* zone) {
@@ -79,11 +82,17 @@ int64_t LocalOffset(int64_t seconds, std::string* zone) {
   return tm.tm_gmtoff;
 }
 
-int64_t UnixFromLocalFields(int64_t year, int64_t month, int64_t day, int64_t hour, int64_t minute,
-                            int64_t second) {
-  int64_t as_utc = UnixFromFields(year, month, day, hour, minute, second, 0);
-  int64_t guess = as_utc - LocalOffset(as_utc, nullptr);
-  return as_utc - LocalOffset(guess, nullptr);
+std::optional<int64_t> UnixFromLocalFields(int64_t year, int64_t month, int64_t day, int64_t hour,
+                                           int64_t minute, int64_t second) {
+  std::optional<int64_t> as_utc = UnixFromFields(year, month, day, hour, minute, second, 0);
+  if (!as_utc) return std::nullopt;
+  // An offset is at most a day: near the ends of the range the shifted guesses are clamped.
+  auto shift = [](int64_t v, int64_t by) {
+    int64_t r;
+    return __builtin_sub_overflow(v, by, &r) ? v : r;
+  };
+  const int64_t guess = shift(*as_utc, LocalOffset(*as_utc, nullptr));
+  return shift(*as_utc, LocalOffset(guess, nullptr));
 }
 
 void IsoWeek(const CivilTime& t, int64_t* iso_year, int* iso_week) {

@@ -6,6 +6,7 @@
 #define WMAP_JQ_BUILTINS_CIVIL_TIME_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace wmap::jq::builtins {
@@ -33,16 +34,17 @@ int64_t DaysFromCivil(int64_t y, int m, int d);
 CivilTime CivilFromUnix(int64_t seconds, int64_t nanos, int64_t offset, std::string zone);
 
 // Seconds since the epoch of the given fields read in a fixed offset; fields may be out of range
-// and are normalised as Go's time.Date does. Inputs are clamped so the result cannot overflow.
-int64_t UnixFromFields(int64_t year, int64_t month, int64_t day, int64_t hour, int64_t minute,
-                       int64_t second, int64_t offset);
+// and are normalised as Go's time.Date does. Exact, or nullopt when the instant is beyond what
+// int64 seconds hold (years past about ±2.9e11).
+std::optional<int64_t> UnixFromFields(int64_t year, int64_t month, int64_t day, int64_t hour,
+                                      int64_t minute, int64_t second, int64_t offset);
 
 // The process time zone's offset (seconds east of UTC) and abbreviation at `seconds`.
 int64_t LocalOffset(int64_t seconds, std::string* zone);
 
-// Seconds since the epoch of local-time fields (normalised as UnixFromFields).
-int64_t UnixFromLocalFields(int64_t year, int64_t month, int64_t day, int64_t hour, int64_t minute,
-                            int64_t second);
+// Seconds since the epoch of local-time fields (normalised as UnixFromFields; nullopt as it).
+std::optional<int64_t> UnixFromLocalFields(int64_t year, int64_t month, int64_t day, int64_t hour,
+                                           int64_t minute, int64_t second);
 
 // ISO 8601 week-numbering year and week of a civil date.
 void IsoWeek(const CivilTime& t, int64_t* iso_year, int* iso_week);

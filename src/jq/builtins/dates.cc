@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "jq/builtins/civil_time.h"
@@ -23,12 +24,13 @@ struct Instant {
   int64_t nanos = 0;
 };
 
-Instant InstantFromEpoch(double v) {
+// Exact for every epoch number whose seconds fit in int64; nullopt for the rest (NaN, infinities,
+// beyond about ±2.9e11 years), which no date can show.
+std::optional<Instant> InstantFromEpoch(double v) {
+  if (!(v > -9.2e18 && v < 9.2e18)) return std::nullopt;
   Instant t;
-  if (std::isnan(v)) return t;
-  double clamped = std::fmax(-9.2e18, std::fmin(9.2e18, v));
-  t.seconds = static_cast<int64_t>(clamped);
-  double frac = clamped - std::floor(clamped);
+  t.seconds = static_cast<int64_t>(v);
+  double frac = v - std::floor(v);
   t.nanos = static_cast<int64_t>(frac * 1e9);
   if (t.nanos >= 1000000000) {
     t.seconds += t.nanos / 1000000000;
@@ -56,7 +58,7 @@ Value BrokenDown(const CivilTime& t) {
 }
 
 // Reads a broken-down time array (missing trailing fields count as 0; weekday and day of the
-// year are ignored). False when an element is not a number.
+// year are ignored). False when an element is not a number or the date is out of range.
 bool InstantFromArray(const Value& a, bool local, Instant* out) {
   int64_t fields[6] = {0, 0, 0, 0, 0, 0};
   int64_t nanos = 0;
@@ -73,21 +75,25 @@ bool InstantFromArray(const Value& a, bool local, Instant* out) {
     }
   }
   int64_t month = fields[1] > INT64_MAX - 1 ? fields[1] : fields[1] + 1;
-  out->seconds =
+  std::optional<int64_t> seconds =
       local ? UnixFromLocalFields(fields[0], month, fields[2], fields[3], fields[4], fields[5])
             : UnixFromFields(fields[0], month, fields[2], fields[3], fields[4], fields[5], 0);
+  if (!seconds) return false;
+  out->seconds = *seconds;
   out->nanos = nanos;
   return true;
 }
 
 bool Gmtime(const NativeContext&, const Value& in, Args, Value* out) {
-  if (!in.is_number()) return Fail(out, FuncTypeError("gmtime", in));
-  return Ok(out, BrokenDown(CivilAt(InstantFromEpoch(in.as_double()), false)));
+  std::optional<Instant> t = in.is_number() ? InstantFromEpoch(in.as_double()) : std::nullopt;
+  if (!t) return Fail(out, FuncTypeError("gmtime", in));
+  return Ok(out, BrokenDown(CivilAt(*t, false)));
 }
 
 bool Localtime(const NativeContext&, const Value& in, Args, Value* out) {
-  if (!in.is_number()) return Fail(out, FuncTypeError("localtime", in));
-  return Ok(out, BrokenDown(CivilAt(InstantFromEpoch(in.as_double()), true)));
+  std::optional<Instant> t = in.is_number() ? InstantFromEpoch(in.as_double()) : std::nullopt;
+  if (!t) return Fail(out, FuncTypeError("localtime", in));
+  return Ok(out, BrokenDown(CivilAt(*t, true)));
 }
 
 bool Mktime(const NativeContext&, const Value& in, Args, Value* out) {
@@ -98,15 +104,19 @@ bool Mktime(const NativeContext&, const Value& in, Args, Value* out) {
 }
 
 bool FormatCommon(std::string_view name, bool local, const Value& in, Args args, Value* out) {
-  Value broken = in;
-  if (in.is_number()) broken = BrokenDown(CivilAt(InstantFromEpoch(in.as_double()), local));
-  if (!broken.is_array() || !args[0].is_string()) {
+  if ((!in.is_number() && !in.is_array()) || !args[0].is_string()) {
     return Fail(out, FuncArgsTypeError(name, args, in));
   }
-  Instant t;
-  if (!InstantFromArray(broken, local, &t)) return Fail(out, FuncArgsTypeError(name, args, in));
-  CivilTime civil = CivilAt(t, local);
-  return Ok(out, Value::String(FormatTime(civil, t.seconds, args[0].as_string())));
+  // A number is formatted from its instant directly (exact); an array through its fields.
+  std::optional<Instant> t;
+  if (in.is_number()) {
+    t = InstantFromEpoch(in.as_double());
+  } else if (Instant from_fields; InstantFromArray(in, local, &from_fields)) {
+    t = from_fields;
+  }
+  if (!t) return Fail(out, FuncArgsTypeError(name, args, in));
+  CivilTime civil = CivilAt(*t, local);
+  return Ok(out, Value::String(FormatTime(civil, t->seconds, args[0].as_string())));
 }
 
 bool Strftime(const NativeContext&, const Value& in, Args args, Value* out) {
@@ -126,8 +136,9 @@ bool Strptime(const NativeContext&, const Value& in, Args args, Value* out) {
   if (!ParseTime(in.as_string(), args[0].as_string(), &t.seconds, &t.nanos, &error)) {
     return Fail(out, FuncArgsWrapError("strptime", args, in, error));
   }
-  Instant rounded = InstantFromEpoch(EpochFromInstant(t));
-  return Ok(out, BrokenDown(CivilAt(rounded, false)));
+  std::optional<Instant> rounded = InstantFromEpoch(EpochFromInstant(t));
+  if (!rounded) return Fail(out, FuncArgsWrapError("strptime", args, in, "date out of range"));
+  return Ok(out, BrokenDown(CivilAt(*rounded, false)));
 }
 
 bool Now(const NativeContext& ctx, const Value&, Args, Value* out) {

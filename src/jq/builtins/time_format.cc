@@ -543,13 +543,11 @@ bool ParseTime(std::string_view source, std::string_view format, int64_t* unix_s
   if (j < source.size()) return fail("unconverted string: " + Quote(source.substr(j)));
   if (pm) hour += 12;
   if (century >= 0) year = century * 100 + year % 100;
-  int64_t seconds;
-  if (yday > 0) {
-    seconds = UnixFromFields(year, 1, 1, hour, minute, second, offset) + (yday - 1) * 86400;
-  } else {
-    seconds = UnixFromFields(year, month, day, hour, minute, second, offset);
-  }
-  *unix_seconds = seconds;
+  std::optional<int64_t> seconds =
+      yday > 0 ? UnixFromFields(year, 1, yday, hour, minute, second, offset)
+               : UnixFromFields(year, month, day, hour, minute, second, offset);
+  if (!seconds) return fail("date out of range");
+  *unix_seconds = *seconds;
   *nanos = nsec;
   return true;
 }
