@@ -60,6 +60,12 @@ std::string_view TrimTrailingInvalidUtf8(std::string_view s);
 // count two, combining marks, zero-width characters and controls none, invalid bytes one.
 size_t DisplayWidth(std::string_view s);
 
+// `s` safe to show on a terminal, as kubectl shows untrusted text: C0 control characters and DEL
+// in caret notation (ESC is "^[", a line feed "^J"), C1 controls (U+0080..U+009F) as "\u0080",
+// invalid UTF-8 bytes as "\xff"; everything else, and line feeds when `keep_newlines`,
+// unchanged. Text without any of them is returned as is.
+std::string EscapeForTerminal(std::string_view s, bool keep_newlines = false);
+
 // ---- base64 (RFC 4648 standard alphabet) ----
 
 // Appends the padded encoding of `bytes`.

@@ -149,7 +149,7 @@ class DescribeCommand : public WorkloadCommand {
       }
       if (output == "tree") {
         if (!first) out.Append("\n");
-        out.Append(DescribeText(group, *description, tree_));
+        out.Append(DescribeText(group, *description, tree_));  // spans escape what objects hold
       } else {
         if (!first && output == "yaml") out.Append("---\n");
         out.Append(RenderDocuments({view::DescribeDocument(group, *description)}, output));

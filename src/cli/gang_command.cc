@@ -10,6 +10,7 @@
 #include "cli/workload_command.h"
 #include "wmap/gang.h"
 #include "wmap/scheduling.h"
+#include "wmap/text.h"
 #include "wmap/view.h"
 #include "wmap/workload.h"
 
@@ -387,7 +388,7 @@ class GangCommand : public WorkloadCommand {
     if (output == "text") {
       for (size_t i = 0; i < documents.size(); ++i) {
         if (i > 0) out += "\n";
-        out += TextDocument(documents[i]);
+        out += text::EscapeForTerminal(TextDocument(documents[i]), /*keep_newlines=*/true);
       }
     } else {
       out = RenderDocuments(documents, output);

@@ -7,6 +7,7 @@
 #include "cli/workload_command.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
+#include "wmap/text.h"
 #include "wmap/view.h"
 #include "wmap/workload.h"
 
@@ -91,7 +92,7 @@ class StatusCommand : public WorkloadCommand {
             out.Append(RenderDocuments({view::StatusDocument(object, entry.definition.name(), s)},
                                        "json"));
           } else {
-            out.Append(StatusText(s));
+            out.Append(text::EscapeForTerminal(StatusText(s), true));
           }
           return kExitOk;
         });

@@ -7,6 +7,7 @@
 namespace wmap::cli {
 
 void TableWriter::AddRow(std::vector<std::string> cells) {
+  for (std::string& cell : cells) cell = text::EscapeForTerminal(cell);
   cells.resize(std::max(cells.size(), header_.size()));
   for (std::string& c : cells) std::replace(c.begin(), c.end(), '\n', ' ');
   rows_.push_back(std::move(cells));

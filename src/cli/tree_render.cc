@@ -136,9 +136,11 @@ void RenderNode(const TreeNode& node, const std::string& prefix, const std::stri
 }  // namespace
 
 std::string Paint(const Span& span, bool color) {
+  // Spans carry what objects hold (names, messages): never an escape sequence of theirs.
+  std::string shown = text::EscapeForTerminal(span.text);
   std::string_view sgr = Sgr(span.tone);
-  if (!color || sgr.empty() || span.text.empty()) return span.text;
-  return std::string(sgr) + span.text + "\033[0m";
+  if (!color || sgr.empty() || shown.empty()) return shown;
+  return std::string(sgr) + shown + "\033[0m";
 }
 
 std::string Paint(const std::vector<Span>& spans, bool color) {

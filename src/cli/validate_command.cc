@@ -6,6 +6,7 @@
 #include "cli/workload_input.h"
 #include "wmap/definition.h"
 #include "wmap/source.h"
+#include "wmap/text.h"
 
 namespace wmap::cli {
 namespace {
@@ -105,6 +106,7 @@ int RunValidateCommand(std::span<const std::string> args, const CommandIo& io) {
     }
     std::string name = file == "-" ? "<stdin>" : file;
     LoadResult result = LoadDefinitions(text, name, options);
+    name = text::EscapeForTerminal(name);
     if (result.ok()) {
       for (const Definition& d : result.definitions) {
         out += "OK: " + name + " is a valid definition (GVK: " + d.root_kind().ToString() + ")\n";
@@ -113,8 +115,10 @@ int RunValidateCommand(std::span<const std::string> args, const CommandIo& io) {
     }
     out += "INVALID: " + name + "\n";
     for (const Error& e : result.errors) {
-      out += OneLine(e.ToString()) + "\n";
-      if (verbose && !e.hint.empty()) out += "    hint: " + e.hint + "\n";
+      Error shown = e;
+      shown.file = text::EscapeForTerminal(e.file);
+      out += text::EscapeForTerminal(OneLine(shown.ToString()), true) + "\n";
+      if (verbose && !e.hint.empty()) out += "    hint: " + text::EscapeForTerminal(e.hint) + "\n";
     }
     if (exit_code == kExitOk) exit_code = kExitFalsy;
   }

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "wmap/json.h"
+#include "wmap/text.h"
 #include "wmap/view.h"
 #include "wmap/yaml.h"
 
@@ -24,8 +25,13 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
                 const Error& error) {
   std::string_view format = MachineFormat(output);
   if (format.empty()) {
-    std::string text = "wmap " + std::string(command) + ": " + error.ToString() + "\n";
-    if (!error.hint.empty()) text += "hint: " + error.hint + "\n";
+    // File names and messages quote what the input holds: no escape sequence of it reaches the
+    // terminal, and a line feed in a file name cannot break file:line:col.
+    Error shown = error;
+    shown.file = text::EscapeForTerminal(error.file);
+    shown.message = text::EscapeForTerminal(error.message, /*keep_newlines=*/true);
+    std::string text = "wmap " + std::string(command) + ": " + shown.ToString() + "\n";
+    if (!error.hint.empty()) text += "hint: " + text::EscapeForTerminal(error.hint, true) + "\n";
     WriteAll(io.err_fd, text);
     return ErrorCodeInfo(error.code).exit_code;
   }
@@ -41,7 +47,8 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
 }
 
 void ReportWarning(const CommandIo& io, std::string_view command, std::string_view text) {
-  WriteAll(io.err_fd, "wmap " + std::string(command) + ": warning: " + std::string(text) + "\n");
+  WriteAll(io.err_fd,
+           "wmap " + std::string(command) + ": warning: " + text::EscapeForTerminal(text) + "\n");
 }
 
 void WarnUndefinedKind(const CommandIo& io, std::string_view command, const SourceObject& object,

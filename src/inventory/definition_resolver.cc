@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "wmap/inventory.h"
+#include "wmap/text.h"
 
 namespace wmap {
 
@@ -24,7 +25,7 @@ std::optional<Error> CheckExists(const std::string& path, bool want_dir_ok) {
   if (::stat(path.c_str(), &st) != 0) {
     Error e;
     e.code = ErrorCode::kNotFound;
-    e.message = "open " + path + ": no such file or directory";
+    e.message = "open " + text::EscapeForTerminal(path) + ": no such file or directory";
     return e;
   }
   if (!want_dir_ok && S_ISDIR(st.st_mode)) {

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "wmap/source.h"
+#include "wmap/text.h"
 
 #include <cctype>
 #include <cerrno>
@@ -48,7 +49,7 @@ bool OpenForReading(const std::string& path, int* fd, std::string* error, ErrorC
   if (*fd < 0) {
     int err = errno;
     if (code != nullptr && (err == ENOENT || err == ENOTDIR)) *code = ErrorCode::kNotFound;
-    *error = "open " + path + ": " + ErrnoText(err);
+    *error = "open " + text::EscapeForTerminal(path) + ": " + ErrnoText(err);
     return false;
   }
   struct stat st;

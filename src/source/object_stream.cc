@@ -17,6 +17,7 @@
 #include "wmap/json.h"
 #include "wmap/meta.h"
 #include "wmap/source.h"
+#include "wmap/text.h"
 #include "wmap/yaml.h"
 
 namespace wmap {
@@ -164,7 +165,7 @@ class ObjectStream::Impl {
       if (ec || !fs::exists(st)) {
         Error e;
         e.code = ErrorCode::kNotFound;
-        e.message = "open " + p + ": no such file or directory";
+        e.message = "open " + text::EscapeForTerminal(p) + ": no such file or directory";
         return e;
       }
       if (fs::is_directory(st)) {

@@ -134,3 +134,23 @@ TEST(TextExcerptTest, LineTextByNumber) {
 
 }  // namespace
 }  // namespace wmap::text
+
+namespace wmap::text {
+namespace {
+
+TEST(EscapeForTerminalTest, ShowsControlsInsteadOfSendingThem) {
+  EXPECT_EQ(EscapeForTerminal("plain name-1 äöü 日本 🙂"),
+            "plain name-1 äöü 日本 🙂");
+  EXPECT_EQ(EscapeForTerminal("x\x1b]0;pwned\a\x1b[2J"), "x^[]0;pwned^G^[[2J");
+  EXPECT_EQ(EscapeForTerminal("a\nb\tc\rd\x7f"), "a^Jb^Ic^Md^?");
+  EXPECT_EQ(EscapeForTerminal("a\nb", /*keep_newlines=*/true), "a\nb");
+  EXPECT_EQ(EscapeForTerminal(std::string("nul\0x", 5)), "nul^@x");
+  EXPECT_EQ(EscapeForTerminal("c1 \xc2\x9b"
+                              "31m"),
+            "c1 \\u009b31m");  // CSI as one code point
+  EXPECT_EQ(EscapeForTerminal("bad \xff byte"), "bad \\xff byte");
+  EXPECT_EQ(EscapeForTerminal("real \xef\xbf\xbd kept"), "real \xef\xbf\xbd kept");
+}
+
+}  // namespace
+}  // namespace wmap::text
