@@ -1,6 +1,8 @@
 // `wmap mutate`: changes the pod templates of workload objects through their definitions and
 // prints the whole updated objects or patches.
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cli/pod_commands.h"
@@ -187,13 +189,31 @@ class MutateCommand : public WorkloadCommand {
 
   int Run(const CommandIo& io) override {
     WorkloadInputs inputs;
-    if (std::optional<int> failed = ReadWorkloads(io, &inputs)) return *failed;
+    std::vector<SourceObject> all;
+    if (std::optional<int> failed = ReadWorkloads(io, &inputs, &all)) return *failed;
+    // The changed workloads by where they were read.
+    std::map<std::tuple<std::string, size_t, int>, Value> changed;
+    auto where = [](const SourceObject& o) {
+      return std::make_tuple(o.file, o.position.offset, o.list_index);
+    };
     std::vector<Value> documents;
     for (const WorkloadGroup& g : inputs.split.workloads) {
       Workload workload(g.entry->definition, g.workload.value);
       MutateResult r = MutateWorkload(workload, scope_, changes_);
       if (!r.ok()) return Fail(io, MutateFailure(g.workload, r.error(), verbose_));
-      documents.push_back(OutputDocument(output, g.workload.value, r.object()));
+      if (output == "yaml" || output == "json") {
+        changed[where(g.workload)] = r.object();
+      } else {
+        documents.push_back(OutputDocument(output, g.workload.value, r.object()));
+      }
+    }
+    // Whole objects: everything read comes out, in input order; what is not a changed workload
+    // (pods, ConfigMaps, kinds without a definition, scalars) passes through unchanged.
+    if (output == "yaml" || output == "json") {
+      for (const SourceObject& o : all) {
+        auto it = changed.find(where(o));
+        documents.push_back(it != changed.end() ? it->second : o.value);
+      }
     }
     WriteAll(io.out_fd, RenderDocuments(documents, output == "yaml" ? "yaml" : "json"));
     return kExitOk;

@@ -22,7 +22,8 @@ Error WorkloadError(const SourceObject& workload, ErrorCode code, std::string me
 }
 
 std::optional<Error> ReadWorkloadInputs(const InputFlags& flags, const CommandIo& io,
-                                        std::string_view command, WorkloadInputs* out) {
+                                        std::string_view command, WorkloadInputs* out,
+                                        std::vector<SourceObject>* all) {
   if (std::optional<Error> e =
           DefinitionResolver::Create(flags.definition_sources(io), &out->resolver)) {
     return *e;
@@ -30,6 +31,7 @@ std::optional<Error> ReadWorkloadInputs(const InputFlags& flags, const CommandIo
   std::vector<SourceObject> objects;
   if (std::optional<Error> e = ReadAllObjects(flags.files, io, &objects)) return e;
   bool any = !objects.empty();
+  if (all != nullptr) *all = objects;  // values are shared, not copied
   out->split = GroupWorkloads(std::move(objects), out->resolver);
   const Inventory& split = out->split;
   if (split.workloads.empty()) {

@@ -39,8 +39,10 @@ struct WorkloadInputs {
 // definition reads are reported once per kind as a warning when there are workloads; when there
 // is none the result is an error: exit 4 for an object without a definition, exit 3 when the
 // inputs hold only pods or owned objects (or nothing).
+// When `all` is given it receives every object read, in input order (before the split).
 std::optional<Error> ReadWorkloadInputs(const InputFlags& flags, const CommandIo& io,
-                                        std::string_view command, WorkloadInputs* out);
+                                        std::string_view command, WorkloadInputs* out,
+                                        std::vector<SourceObject>* all = nullptr);
 
 // A Error located at the workload (its file and document position).
 Error WorkloadError(const SourceObject& workload, ErrorCode code, std::string message,

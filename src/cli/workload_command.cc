@@ -67,9 +67,9 @@ std::optional<int> WorkloadCommand::LoadDefinitions(const CommandIo& io,
   return std::nullopt;
 }
 
-std::optional<int> WorkloadCommand::ReadWorkloads(const CommandIo& io,
-                                                  WorkloadInputs* inputs) const {
-  if (std::optional<Error> e = ReadWorkloadInputs(input, io, spec_.name, inputs)) {
+std::optional<int> WorkloadCommand::ReadWorkloads(const CommandIo& io, WorkloadInputs* inputs,
+                                                  std::vector<SourceObject>* all) const {
+  if (std::optional<Error> e = ReadWorkloadInputs(input, io, spec_.name, inputs, all)) {
     return Fail(io, *e);
   }
   return std::nullopt;

@@ -68,7 +68,9 @@ class WorkloadCommand {
   std::optional<int> LoadDefinitions(const CommandIo& io, DefinitionResolver* resolver) const;
   // The inputs read whole and grouped into workloads (ReadWorkloadInputs); on failure the error
   // is reported and its exit code returned.
-  std::optional<int> ReadWorkloads(const CommandIo& io, WorkloadInputs* inputs) const;
+  // `all`, when given, receives every object read in input order (ReadWorkloadInputs).
+  std::optional<int> ReadWorkloads(const CommandIo& io, WorkloadInputs* inputs,
+                                   std::vector<SourceObject>* all = nullptr) const;
 
   // The options every workload command has, filled by Execute.
   InputFlags input;

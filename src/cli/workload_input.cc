@@ -55,9 +55,10 @@ void WarnUndefinedKind(const CommandIo& io, std::string_view command, const Sour
                        std::set<std::string>* warned) {
   std::string gvk = std::string(object.ApiVersion()) + " " + std::string(object.Kind());
   if (!warned->insert(gvk).second) return;
-  ReportWarning(
-      io, command,
-      DefinitionResolver::NoDefinition(object).ToString() + " (objects of this kind are skipped)");
+  ReportWarning(io, command,
+                DefinitionResolver::NoDefinition(object).ToString() +
+                    (command == "mutate" ? " (objects of this kind are left unchanged)"
+                                         : " (objects of this kind are skipped)"));
 }
 
 std::optional<std::string_view> GetEnv(const CommandIo& io, std::string_view name) {
