@@ -3,9 +3,9 @@
 // filter ends when its reader goes away even with SIGPIPE ignored.
 #include <gtest/gtest.h>
 
-#include <csignal>
 #include <fcntl.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <string>
 #include <vector>
