@@ -53,9 +53,10 @@ Value ControllerRef(const WorkloadIdentity& identity) {
                         {"name", Value::String(identity.name)}});
 }
 
-Result<Value> SchedulingGroupPatch(const EmitContext& c,
-                                   const std::vector<std::pair<TemplateRef, std::string>>& owners,
-                                   std::vector<std::string>* warnings) {
+std::optional<Error> SetSchedulingGroups(
+    const EmitContext& c, const std::vector<std::pair<TemplateRef, std::string>>& owners,
+    SchedulerObjects* out) {
+  std::vector<std::string>* warnings = &out->warnings;
   std::map<TemplateRef, std::string> owner;
   std::set<TemplateRef> shared;
   std::vector<TemplateRef> order;
@@ -86,7 +87,13 @@ Result<Value> SchedulingGroupPatch(const EmitContext& c,
   }
   Result<Value> updated = ApplyTemplateChanges(c, changes, warnings);
   if (!updated.ok()) return updated.error();
-  return JsonPatch(c.workload.object(), *updated);
+  out->workload_patch = JsonPatch(c.workload.object(), *updated);
+  if (!c.plans.pods.empty()) {
+    warnings->push_back(
+        "existing pods cannot join a PodGroup (spec.schedulingGroup is immutable); the workload "
+        "patch sets it in the pod templates, for pods created after it");
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -146,14 +153,14 @@ void WarnLosses(const GangPlan& g, std::vector<std::string>* warnings) {
 }
 
 // spec.schedulingGroup.podGroupName in the pod templates of each gang.
-Result<Value> GangSchedulingGroupPatch(const EmitContext& c, std::vector<std::string>* warnings) {
+std::optional<Error> SetGangSchedulingGroups(const EmitContext& c, SchedulerObjects* out) {
   std::vector<std::pair<TemplateRef, std::string>> owners;
   for (const GangPlan& g : c.plans.gangs) {
     Result<std::vector<TemplateRef>> refs = GangTemplates(c, g);
     if (!refs.ok()) return refs.error();
     for (const TemplateRef& ref : *refs) owners.emplace_back(ref, PodGroupName(g));
   }
-  return SchedulingGroupPatch(c, owners, warnings);
+  return SetSchedulingGroups(c, owners, out);
 }
 
 }  // namespace
@@ -215,14 +222,7 @@ Result<SchedulerObjects> EmitWorkloadApi(const EmitContext& c) {
   }
   // A pod names its group in spec.schedulingGroup.podGroupName, which is immutable: it belongs
   // in the pod template before the pods exist, so no pod patch is given.
-  Result<Value> patch = GangSchedulingGroupPatch(c, &out.warnings);
-  if (!patch.ok()) return patch.error();
-  out.workload_patch = std::move(*patch);
-  if (!c.plans.pods.empty()) {
-    out.warnings.push_back(
-        "existing pods cannot join a PodGroup (spec.schedulingGroup is immutable); the workload "
-        "patch sets it in the pod templates, for pods created after it");
-  }
+  if (std::optional<Error> e = SetGangSchedulingGroups(c, &out)) return *e;
   return out;
 }
 

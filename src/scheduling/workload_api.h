@@ -4,6 +4,7 @@
 #ifndef WMAP_SCHEDULING_WORKLOAD_API_H_
 #define WMAP_SCHEDULING_WORKLOAD_API_H_
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,12 +26,13 @@ std::string PodGroupName(const GangPlan& g);
 std::string PriorityClassOf(const GangPlans& plans, std::vector<std::string>* warnings);
 // spec.controllerRef: the workload.
 Value ControllerRef(const WorkloadIdentity& identity);
-// The workload patch that sets spec.schedulingGroup.podGroupName in each pod template to the
-// PodGroup `owners` give it. A template given several PodGroups (gangs or subgroups made per
-// replica of one template) names none, with a warning.
-Result<Value> SchedulingGroupPatch(const EmitContext& c,
-                                   const std::vector<std::pair<TemplateRef, std::string>>& owners,
-                                   std::vector<std::string>* warnings);
+// Sets out->workload_patch to the patch that sets spec.schedulingGroup.podGroupName in each pod
+// template to the PodGroup `owners` give it. A template given several PodGroups (gangs or
+// subgroups made per replica of one template) names none, with a warning; so do given pods,
+// which cannot join (the field is immutable).
+std::optional<Error> SetSchedulingGroups(
+    const EmitContext& c, const std::vector<std::pair<TemplateRef, std::string>>& owners,
+    SchedulerObjects* out);
 
 // v1alpha3 with CompositePodGroups (workload_api_composite.cc).
 Result<SchedulerObjects> EmitWorkloadApiComposite(const EmitContext& c);

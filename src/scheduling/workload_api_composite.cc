@@ -237,14 +237,7 @@ Result<SchedulerObjects> EmitWorkloadApiComposite(const EmitContext& c) {
                              "TopologyAwareWorkloadScheduling feature gate)");
     }
   }
-  Result<Value> patch = SchedulingGroupPatch(c, owners, &out.warnings);
-  if (!patch.ok()) return patch.error();
-  out.workload_patch = std::move(*patch);
-  if (!c.plans.pods.empty()) {
-    out.warnings.push_back(
-        "existing pods cannot join a PodGroup (spec.schedulingGroup is immutable); the workload "
-        "patch sets it in the pod templates, for pods created after it");
-  }
+  if (std::optional<Error> e = SetSchedulingGroups(c, owners, &out)) return *e;
   return out;
 }
 
