@@ -18,8 +18,9 @@
 #                gang (three processes, their medians summed) and wmap describe (one process)
 #      status    karta-bench --mode=status against wmap status
 #      validate  karta-bench --mode=validate against wmap validate, upstream's 23 definitions
-#    then peak RSS of each command once with /usr/bin/time -v, and the library's own time
-#    (karta-bench --stats: decoding and encoding excluded);
+#    after one run of each karta-bench mode with --stats (the library's own time, decoding and
+#    encoding excluded; the two jq modes must print the same documents); then peak RSS of each
+#    command once with /usr/bin/time -v;
 # 5. runs gojq 0.12.20 (gojq-anchor) on exprs.tsv, compiled and compiling every evaluation;
 # 6. writes $OUT/results.md (one Markdown table with times, ratios and peak RSS) and prints it.
 # Needs: go (and the Go module proxy or a filled module cache), python3, hyperfine, GNU time.
@@ -57,16 +58,6 @@ python3 "$shared/bench/gen_workloads.py" -n "$N" --seed "$SEED" -o "$C"
 python3 "$shared/bench/exprs.py" -o "$OUT/exprs.tsv" > /dev/null
 cat "$C" > /dev/null
 
-echo "== same answers from both modes of the library"
-"$K" --mode=full --jq=asis --catalog "$CAT" -f "$C" --stats > "$OUT/full-asis.json" 2> "$R/stats-full-asis.txt"
-"$K" --mode=full --jq=precompiled --catalog "$CAT" -f "$C" --stats > "$OUT/full-pre.json" 2> "$R/stats-full-pre.txt"
-"$K" --mode=status --jq=asis --catalog "$CAT" -f "$C" --stats > "$OUT/status-asis.json" 2> "$R/stats-status-asis.txt"
-"$K" --mode=status --jq=precompiled --catalog "$CAT" -f "$C" --stats > "$OUT/status-pre.json" 2> "$R/stats-status-pre.txt"
-cmp "$OUT/full-asis.json" "$OUT/full-pre.json"
-cmp "$OUT/status-asis.json" "$OUT/status-pre.json"
-rm -f "$OUT"/full-*.json "$OUT"/status-*.json
-"$W" status -f "$C" --definitions "$CAT" -o json > /dev/null   # every object has a definition
-
 echo "== load"
 for i in $(seq 1 "$MAX_WAIT"); do
   load=$(cut -d' ' -f1 /proc/loadavg)
@@ -76,6 +67,16 @@ for i in $(seq 1 "$MAX_WAIT"); do
 done
 uptime | tee "$R/load-before.txt"
 date -u '+%Y-%m-%d %H:%M UTC' > "$R/date.txt"
+
+echo "== same answers from both modes of the library"
+"$K" --mode=full --jq=asis --catalog "$CAT" -f "$C" --stats > "$OUT/full-asis.json" 2> "$R/stats-full-asis.txt"
+"$K" --mode=full --jq=precompiled --catalog "$CAT" -f "$C" --stats > "$OUT/full-pre.json" 2> "$R/stats-full-pre.txt"
+"$K" --mode=status --jq=asis --catalog "$CAT" -f "$C" --stats > "$OUT/status-asis.json" 2> "$R/stats-status-asis.txt"
+"$K" --mode=status --jq=precompiled --catalog "$CAT" -f "$C" --stats > "$OUT/status-pre.json" 2> "$R/stats-status-pre.txt"
+cmp "$OUT/full-asis.json" "$OUT/full-pre.json"
+cmp "$OUT/status-asis.json" "$OUT/status-pre.json"
+rm -f "$OUT"/full-*.json "$OUT"/status-*.json
+"$W" status -f "$C" --definitions "$CAT" -o json > /dev/null   # every object has a definition
 
 # name|command (stdout discarded; wmap exits 1 on the corpus's head-only RayClusters, whose
 # worker component cannot be read: an error on both sides, so failures are ignored)

@@ -71,7 +71,7 @@ print()
 print("wmap's part of the full evaluation, median s: " + ", ".join(
     f"`{j[5:]}` {secs(hf(j)[0])}" for j in ["wmap-inspect", "wmap-status-full", "wmap-gang"]) + ".\n")
 
-print("Inside the Go process (`karta-bench --stats`, one run before the timed ones): the library's "
+print("Inside the Go process (`karta-bench --stats`, one run just before the timed ones): the library's "
       "own time, JSON decoding of the corpus and encoding of the documents excluded, against wmap's "
       "whole process:\n")
 print("| work | upstream as-is library s | precompiled library s | distinct expressions compiled | "

@@ -15,8 +15,8 @@
 // --jq=asis uses the library as it is (NewComponentFactoryFromObject: every jq expression parsed
 // and compiled on every call). --jq=precompiled gives the factory an execution.Runner that
 // compiles each distinct expression once for the whole run. Objects whose kind has no definition
-// in the catalog are skipped, as wmap skips none of the corpus's kinds. With --stats the counts
-// and the time spent decoding, evaluating and encoding go to standard error.
+// in the catalog are skipped (the corpus has none). With --stats the counts and the time spent
+// decoding, evaluating and encoding go to standard error; --cpuprofile FILE writes a CPU profile.
 package main
 
 import (
@@ -29,6 +29,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"time"
 
@@ -44,12 +45,25 @@ func main() {
 	catalog := flag.String("catalog", "", "folder of definition files (*.yaml)")
 	corpus := flag.String("f", "", "objects: NDJSON or a stream of JSON values")
 	stats := flag.Bool("stats", false, "print counts and timings to standard error")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	flag.Parse()
 	if *catalog == "" || (*mode != "validate" && *corpus == "") || (*jq != "asis" && *jq != "precompiled") {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*mode, *jq, *catalog, *corpus, *stats); err != nil {
+	if *cpuProfile != "" {
+		pf, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(pf)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "karta-bench:", err)
+			os.Exit(2)
+		}
+	}
+	err := run(*mode, *jq, *catalog, *corpus, *stats)
+	pprof.StopCPUProfile()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "karta-bench:", err)
 		os.Exit(2)
 	}
