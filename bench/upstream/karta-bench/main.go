@@ -154,12 +154,12 @@ func run(mode, jq, catalog, corpus string, stats bool) error {
 		}
 		w := ref.WorkloadRef{APIVersion: api, Kind: kind, Namespace: u.GetNamespace(), Name: u.GetName(), UID: string(u.GetUID())}
 		var docs []any
-		st := status(ctx, def, w, factory)
+		st := ref.StatusWith(ctx, def, w, factory)
 		if st.Error != "" {
 			failed++
 		}
 		if mode == "full" {
-			in := inspect(ctx, def, w, factory)
+			in := ref.InspectWith(ctx, def, w, factory)
 			for _, c := range in.Components {
 				if c.Error != "" {
 					failed++

@@ -111,8 +111,14 @@ func componentsInOrder(k *v1alpha1.Karta) []v1alpha1.ComponentDefinition {
 // GetExtractedInstances (pod template specs, pod specs, metadata, fragments and scale, zipped
 // with the ids). Instances are listed in the order of the ids the library returns.
 func Inspect(ctx context.Context, def *Definition, obj map[string]any) Inspection {
-	out := Inspection{Workload: workloadRef(obj), Definition: def.Name()}
 	factory := resource.NewComponentFactoryFromObject(def.Karta, &unstructured.Unstructured{Object: obj})
+	return InspectWith(ctx, def, workloadRef(obj), factory)
+}
+
+// InspectWith is Inspect through a factory the caller made (one per workload, with the jq
+// runner of its choice).
+func InspectWith(ctx context.Context, def *Definition, w WorkloadRef, factory *resource.ComponentFactory) Inspection {
+	out := Inspection{Workload: w, Definition: def.Name()}
 	for _, cd := range componentsInOrder(def.Karta) {
 		cr := ComponentReading{Name: cd.Name, Parent: cd.OwnerRef}
 		comp, err := factory.GetComponent(cd.Name)
@@ -163,8 +169,13 @@ type StatusReading struct {
 
 // Status is the root component's GetStatus.
 func Status(ctx context.Context, def *Definition, obj map[string]any) StatusReading {
-	out := StatusReading{Workload: workloadRef(obj), Definition: def.Name()}
 	factory := resource.NewComponentFactoryFromObject(def.Karta, &unstructured.Unstructured{Object: obj})
+	return StatusWith(ctx, def, workloadRef(obj), factory)
+}
+
+// StatusWith is Status through a factory the caller made.
+func StatusWith(ctx context.Context, def *Definition, w WorkloadRef, factory *resource.ComponentFactory) StatusReading {
+	out := StatusReading{Workload: w, Definition: def.Name()}
 	root, err := factory.GetRootComponent()
 	if err != nil {
 		out.Error = err.Error()

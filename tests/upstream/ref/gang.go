@@ -115,7 +115,7 @@ func GangsOf(ctx context.Context, def *Definition, obj map[string]any, pods []*c
 		for _, g := range gs.PodGroups {
 			pg := PodGroupReading{Name: g.Name}
 			for _, m := range g.Members {
-				pg.Members = append(pg.Members, memberReading(ctx, factory, summary, m.ComponentName))
+				pg.Members = append(pg.Members, MemberOf(ctx, factory, summary, m.ComponentName))
 			}
 			out.PodGroups = append(out.PodGroups, pg)
 		}
@@ -126,7 +126,8 @@ func GangsOf(ctx context.Context, def *Definition, obj map[string]any, pods []*c
 	return out
 }
 
-func memberReading(ctx context.Context, factory *resource.ComponentFactory, summary *instructions.StructureSummary, name string) MemberReading {
+// MemberOf is one podGroups member: each instance's minimum (CalculateSubtreeScale).
+func MemberOf(ctx context.Context, factory *resource.ComponentFactory, summary *instructions.StructureSummary, name string) MemberReading {
 	mr := MemberReading{Component: name}
 	comp, err := factory.GetComponent(name)
 	if err != nil {
