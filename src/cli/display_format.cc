@@ -6,8 +6,10 @@
 #include <ctime>
 #include <limits>
 
+#include "cli/command.h"
 #include "cli/workload_input.h"
 #include "wmap/quantity.h"
+#include "wmap/text.h"
 
 namespace wmap::cli {
 namespace {
@@ -48,6 +50,8 @@ int64_t NowSeconds(const CommandIo& io) {
     int64_t v = 0;
     auto [p, ec] = std::from_chars(epoch->data(), epoch->data() + epoch->size(), v);
     if (ec == std::errc() && p == epoch->data() + epoch->size()) return v;
+    WriteAll(io.err_fd, "wmap: warning: SOURCE_DATE_EPOCH=" + text::EscapeForTerminal(*epoch) +
+                            " is not a whole number of seconds; ages count from the clock\n");
   }
   return static_cast<int64_t>(std::time(nullptr));
 }

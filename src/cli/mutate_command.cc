@@ -201,6 +201,12 @@ class MutateCommand : public WorkloadCommand {
       Workload workload(g.entry->definition, g.workload.value);
       MutateResult r = MutateWorkload(workload, scope_, changes_);
       if (!r.ok()) return Fail(io, MutateFailure(g.workload, r.error(), verbose_));
+      if (r.object() == g.workload.value) {
+        Warn(io, g.workload.Where() + ": " + std::string(g.workload.Kind()) + " " +
+                     std::string(g.workload.Name()) +
+                     " is unchanged: it already has what was asked, or no pod template the "
+                     "definition reaches (an empty list of them)");
+      }
       if (output == "yaml" || output == "json") {
         changed[where(g.workload)] = r.object();
       } else {

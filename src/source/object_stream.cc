@@ -5,6 +5,7 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -152,6 +153,14 @@ class ObjectStream::Impl {
   Impl(std::vector<std::string> paths, ObjectStreamOptions options)
       : paths_(std::move(paths)), options_(std::move(options)) {}
 
+  // False for a file already listed: the same file named twice, or reached again through a
+  // link in a folder, is read once.
+  bool FirstTime(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return true;  // reading it reports the problem
+    return seen_.emplace(st.st_dev, st.st_ino).second;
+  }
+
   std::optional<Error> Open() {
     if (opened_) return std::nullopt;
     opened_ = true;
@@ -182,10 +191,12 @@ class ObjectStream::Impl {
           return e;
         }
         std::sort(found.begin(), found.end());
-        for (std::string& f : found) files_.push_back(std::move(f));
+        for (std::string& f : found) {
+          if (FirstTime(f)) files_.push_back(std::move(f));
+        }
         continue;
       }
-      files_.push_back(p);
+      if (FirstTime(p)) files_.push_back(p);
     }
     for (const std::string& f : files_) {
       if (f == "-") continue;
@@ -396,6 +407,7 @@ class ObjectStream::Impl {
   std::vector<std::string> paths_;
   ObjectStreamOptions options_;
   bool reported_finish_ = false;
+  std::set<std::pair<dev_t, ino_t>> seen_;
   bool opened_ = false;
   bool failed_ = false;
   std::vector<std::string> files_;

@@ -109,6 +109,18 @@ TEST(ObjectStreamTest, FoldersAreWalkedRecursivelyInPathOrder) {
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "z"}));
 }
 
+TEST(ObjectStreamTest, AFileReachedTwiceIsReadOnce) {
+  // A link in a folder to a file of the same folder, and a file named again: one object each.
+  Scratch s;
+  const std::string a = s.Write("a.yaml", "kind: Pod\nmetadata: {name: a}\n");
+  fs::create_symlink(a, fs::path(s.path()) / "b.yaml");
+  std::optional<Error> error;
+  std::vector<SourceObject> objects = ReadAll({s.path(), a}, &error);
+  ASSERT_FALSE(error.has_value());
+  ASSERT_EQ(objects.size(), 1u);
+  EXPECT_EQ(objects[0].file, a);
+}
+
 TEST(ObjectStreamTest, FlowYamlThatIsNotJsonIsReadAsYaml) {
   Scratch s;
   std::string f = s.Write("flow.yaml", "{kind: Pod, metadata: {name: flow}}\n");
