@@ -62,6 +62,10 @@ struct ReadProgress {
 
 struct ObjectStreamOptions {
   int stdin_fd = 0;  // what "-" reads
+  // Numbers that a plain number would print differently (beyond int64, beyond a double's
+  // precision, with a fraction or exponent as written) keep their text, printed as written while
+  // they pass through unchanged (Value::NumberLiteral), for commands that write objects back.
+  bool numbers_as_written = false;
   // Called after each object and once with finished set; may be empty.
   std::function<void(const ReadProgress&)> on_progress;
 };

@@ -93,6 +93,9 @@ struct ReadOptions {
   size_t max_depth = 10000;              // deeper nesting is an error, never a stack overflow
   size_t max_alias_expansion = 1 << 20;  // per document: total nodes reached through aliases
   bool record_positions = false;         // fill Document::positions
+  // Numbers whose plain value would print differently keep their text when it is a JSON
+  // number (Value::NumberLiteral): 18446744073709551615 stays exact, 1.50 stays 1.50.
+  bool numbers_as_written = false;
   // Keep one node for equal sequences, mappings and long strings met again in the stream
   // (json::ReadOptions::share_repeated has the details).
   bool share_repeated = false;

@@ -182,6 +182,7 @@ class MutateCommand : public WorkloadCommand {
 
   std::optional<Error> Validate() override {
     if (std::optional<Error> e = ParseChanges(f_, args, &changes_)) return e;
+    input.numbers_as_written = true;  // what passes through must come out as it was written
     if (!f_.component.empty()) scope_.component = f_.component;
     if (!f_.instance.empty()) scope_.instance = f_.instance;
     return std::nullopt;

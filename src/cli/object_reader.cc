@@ -81,9 +81,11 @@ bool ObjectReader::Next(SourceObject* out, std::optional<Error>* error) {
 }
 
 std::optional<Error> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
-                                    std::vector<SourceObject>* out) {
+                                    bool numbers_as_written, std::vector<SourceObject>* out) {
   Progress progress(io, "reading");
-  if (std::optional<Error> e = wmap::ReadAllObjects(paths, StreamOptions(io, &progress), out)) {
+  ObjectStreamOptions options = StreamOptions(io, &progress);
+  options.numbers_as_written = numbers_as_written;
+  if (std::optional<Error> e = wmap::ReadAllObjects(paths, options, out)) {
     return *e;
   }
   return std::nullopt;

@@ -91,6 +91,7 @@ struct InputFlags {
   std::vector<std::string> definition_dirs;   // --definitions (repeatable)
   bool lenient = false;                       // --lenient
   bool no_crd_defaults = false;               // --no-crd-defaults
+  bool numbers_as_written = false;            // set by commands that write objects back
   void Register(FlagParser* parser);
   LoadOptions load_options() const;
   // The definition sources these flags name; "-" reads io's standard input.
@@ -138,7 +139,7 @@ class ObjectReader {
 
 // Appends every object of the paths to *out; returns the first error.
 std::optional<Error> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
-                                    std::vector<SourceObject>* out);
+                                    bool numbers_as_written, std::vector<SourceObject>* out);
 
 }  // namespace wmap::cli
 

@@ -277,6 +277,7 @@ class ObjectStream::Impl {
     json_mode_ = json_ext || (i < t.size() && (t[i] == '{' || t[i] == '['));
     json_may_fall_back_ = !json_ext;
     json::ReadOptions options;
+    options.gojq_numbers = options_.numbers_as_written;
     if (t.size() >= kLargeFile && text_.mapped()) {
       options.share_repeated = true;
       options.release_consumed = [this](size_t offset) {
@@ -383,9 +384,10 @@ class ObjectStream::Impl {
 
   // A large YAML file shares the repeated subtrees of each document (a `kubectl get -o yaml`
   // list of many workloads).
-  static std::unique_ptr<yaml::StreamReader> MakeYamlReader(std::string_view text) {
+  std::unique_ptr<yaml::StreamReader> MakeYamlReader(std::string_view text) const {
     yaml::ReadOptions options;
     options.share_repeated = text.size() >= kLargeFile;
+    options.numbers_as_written = options_.numbers_as_written;
     return std::make_unique<yaml::StreamReader>(text, options);
   }
 

@@ -15,6 +15,7 @@
 #include "value/yaml_events.h"
 #include "value/yaml_scalar.h"
 #include "wmap/text.h"
+#include "wmap/json.h"
 #include "wmap/yaml.h"
 
 namespace wmap::yaml {
@@ -29,6 +30,32 @@ constexpr std::string_view kTagPrefix = "tag:yaml.org,2002:";
 
 // The integer written as an optional sign and decimal digits (underscores ignored, as Go's
 // number parsing does); nullopt for any other text.
+// Whether `text` is a number as JSON writes one (so that it can be printed in JSON too).
+bool IsJsonNumberText(std::string_view text) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < text.size() && text[i] == '-') ++i;
+  if (i < text.size() && text[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == text.size();
+}
+
 std::optional<BigInt> DecimalInteger(std::string_view text) {
   std::string digits;
   for (char c : text) {
@@ -147,6 +174,9 @@ class StreamReader::Impl {
   Step Deliver(Value v, size_t nodes, const yaml_mark_t& start, const ScalarNode* scalar,
                bool is_merge_key);
   bool ResolveScalar(const yaml_event_t& e, ScalarNode* out);
+  // With options_.numbers_as_written: *number keeps `text` when its plain value would print
+  // otherwise (and the text is a JSON number).
+  void KeepNumberText(std::string_view text, Value* number) const;
   bool KeyToString(const Value& v, const ScalarNode* scalar, const yaml_mark_t& pos,
                    std::string* out);
   bool ApplyMergeKubernetes(const Value& v, const yaml_mark_t& pos);
@@ -397,6 +427,13 @@ StreamReader::Impl::Step StreamReader::Impl::EndContainer() {
   return Deliver(std::move(v), nodes, start, nullptr, false);
 }
 
+void StreamReader::Impl::KeepNumberText(std::string_view text, Value* number) const {
+  if (!options_.numbers_as_written || !number->is_number() || !IsJsonNumberText(text)) return;
+  std::string plain;
+  json::FormatNumber(*number, &plain);
+  if (plain != text) *number = Value::NumberLiteral(*number, text);
+}
+
 bool StreamReader::Impl::ResolveScalar(const yaml_event_t& e, ScalarNode* out) {
   const yaml_mark_t& pos = e.start_mark;
   std::string_view text = ScalarText(e);
@@ -467,6 +504,7 @@ bool StreamReader::Impl::ResolveScalar(const yaml_event_t& e, ScalarNode* out) {
       // Beyond int64: gojq keeps the integer exact; sigs.k8s.io/yaml makes it a float.
       out->value = gojq ? Value::Big(*BigInt::FromDecimal(std::to_string(r.u)))
                         : Value::Double(static_cast<double>(r.u));
+      KeepNumberText(text, &out->value);
       break;
     case ScalarKind::kFloat:
       out->value = Value::Double(r.d);
@@ -475,6 +513,7 @@ bool StreamReader::Impl::ResolveScalar(const yaml_event_t& e, ScalarNode* out) {
         std::optional<BigInt> big = DecimalInteger(text);
         if (big && !big->FitsInt64()) out->value = Value::Big(*big);
       }
+      KeepNumberText(text, &out->value);
       break;
     case ScalarKind::kTimestamp:
     case ScalarKind::kString:

@@ -153,8 +153,9 @@ class Emitter {
           json::FormatNumber(v, &s.storage);
           // An integral double beyond 2^53 printed without a fraction or exponent would read
           // back as a different (exact) integer; Go's float form keeps its value.
-          if (!v.is_integer() && std::fabs(v.as_double()) >= 9007199254740992.0 &&
-              std::isfinite(v.as_double()) && s.storage.find_first_of(".eE") == std::string::npos) {
+          if (!v.is_integer() && !v.is_number_literal() &&
+              std::fabs(v.as_double()) >= 9007199254740992.0 && std::isfinite(v.as_double()) &&
+              s.storage.find_first_of(".eE") == std::string::npos) {
             s.storage.clear();
             internal::FormatGoFloat(v.as_double(), 64, &s.storage);
           }
