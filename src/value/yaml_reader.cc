@@ -14,8 +14,8 @@
 #include "value/value_nodes.h"
 #include "value/yaml_events.h"
 #include "value/yaml_scalar.h"
-#include "wmap/text.h"
 #include "wmap/json.h"
+#include "wmap/text.h"
 #include "wmap/yaml.h"
 
 namespace wmap::yaml {
