@@ -135,6 +135,17 @@ std::string DnsLabel(std::string_view text) { return CleanDnsName(text, 63); }
 
 std::string DnsObjectName(std::string_view text) { return CleanDnsName(text, 253); }
 
+std::string ObjectNameOf(std::string_view gang) {
+  bool valid = !gang.empty() && gang.size() <= 253;
+  for (size_t i = 0; valid && i < gang.size(); ++i) {
+    const char c = gang[i];
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    const bool edge = i == 0 || i + 1 == gang.size();
+    valid = alnum || (!edge && (c == '-' || c == '.'));
+  }
+  return valid ? std::string(gang) : DnsObjectName(gang);
+}
+
 std::string ShortenName(std::string_view name, size_t limit) {
   if (name.size() <= limit) return std::string(name);
   // FNV-1a of the whole name: the same name always gets the same suffix, and names that share

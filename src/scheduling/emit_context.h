@@ -77,6 +77,10 @@ std::string DnsObjectName(std::string_view text);
 // `name` when it has at most `limit` characters, else its first characters and "-" with eight
 // hex digits of a hash of the whole: stable, and distinct for distinct names in practice.
 std::string ShortenName(std::string_view name, size_t limit);
+// The name of a gang's object where pods name it in an annotation: the gang's name when it is a
+// DNS subdomain (the object name rule), else cleaned and, past 253 characters, shortened with a
+// hash (a group key of any length cannot make an object the API server refuses).
+std::string ObjectNameOf(std::string_view gang);
 // The name of a gang's object where pods carry it in a label value (63 characters at most):
 // the object and the label always agree.
 inline std::string LabelSafeGangName(std::string_view gang) { return ShortenName(gang, 63); }

@@ -74,12 +74,13 @@ Result<SchedulerObjects> EmitKai(const EmitContext& c) {
       spec.set("subGroups", std::move(subs));
     }
     out.objects.push_back(MakeObject("scheduling.run.ai/v2alpha2", "PodGroup",
-                                     ObjectMeta(c.identity, g.name), std::move(spec)));
+                                     ObjectMeta(c.identity, ObjectNameOf(g.name)),
+                                     std::move(spec)));
   }
   PodPatches patches(c.identity);
   for (const PodGangAssignment& p : c.plans.pods) {
     if (p.gang.empty()) continue;
-    patches.Annotate(p.pod, "pod-group-name", p.gang);
+    patches.Annotate(p.pod, "pod-group-name", ObjectNameOf(p.gang));
     // Without it KAI's pod grouper replaces the group and subgroup with its own.
     patches.Annotate(p.pod, "kai.scheduler/skip-podgrouper", "true");
     if (!p.sub_group.empty()) {

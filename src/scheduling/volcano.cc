@@ -200,12 +200,13 @@ Result<SchedulerObjects> EmitVolcano(const EmitContext& c) {
     Value network = NetworkTopology(c, g.topology, "gang " + g.name, &out.warnings);
     if (!network.is_null()) spec.set("networkTopology", std::move(network));
     out.objects.push_back(MakeObject("scheduling.volcano.sh/v1beta1", "PodGroup",
-                                     ObjectMeta(c.identity, g.name), std::move(spec)));
+                                     ObjectMeta(c.identity, ObjectNameOf(g.name)),
+                                     std::move(spec)));
   }
   PodPatches patches(c.identity);
   for (const PodGangAssignment& p : c.plans.pods) {
     if (p.gang.empty()) continue;
-    patches.Annotate(p.pod, "scheduling.k8s.io/group-name", p.gang);
+    patches.Annotate(p.pod, "scheduling.k8s.io/group-name", ObjectNameOf(p.gang));
     if (p.sub_group.empty()) continue;
     patches.Annotate(p.pod, "volcano.sh/task-spec", p.sub_group);
     auto gang = policy_of.find(p.gang);

@@ -659,6 +659,35 @@ TEST_F(SchedulerObjectsTest, LongGangNamesFitLabelValuesAndStayConsistent) {
   }
 }
 
+TEST_F(SchedulerObjectsTest, GangNamesOfAnyLengthMakeValidObjectNames) {
+  WMAP_NEEDS_SHARED("conformance/upstream");
+  WMAP_NEEDS_SHARED("schemas");
+  // A podGroups key read from a pod label can be anything: a 400-character name, with upper case.
+  const std::string long_name = "pg-train-" + std::string(400, 'K');
+  for (GangPlan& g : plans_.gangs) g.name = long_name;
+  for (PodGangAssignment& p : plans_.pods) {
+    if (!p.gang.empty()) p.gang = long_name;
+  }
+  for (const auto& [scheduler, key] :
+       {std::pair{Scheduler::kKai, "pod-group-name"},
+        std::pair{Scheduler::kVolcano, "scheduling.k8s.io/group-name"}}) {
+    SchedulerObjects out = Build(scheduler);
+    ASSERT_FALSE(out.objects.empty());
+    const std::string name(out.objects[0].find("metadata")->find("name")->as_string());
+    EXPECT_LE(name.size(), 253u);
+    EXPECT_EQ(name.substr(0, 9), "pg-train-");
+    EXPECT_EQ(name.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), std::string::npos) << name;
+    ASSERT_FALSE(out.pod_patches.empty());
+    for (const Value& patch : out.pod_patches) {
+      EXPECT_EQ(patch.find("metadata")->find("annotations")->find(key)->as_string(), name);
+    }
+  }
+  // A valid name is kept as it is.
+  plans_ = JobSetPlan(object_);
+  EXPECT_EQ(Build(Scheduler::kKai).objects[0].find("metadata")->find("name")->as_string(),
+            "pg-train-0b7c3a52-8d1e-4d7c-9f3e-2a1b5c6d7e8f");
+}
+
 TEST(SchedulerObjects, WithoutUidThereIsNoOwnerReferenceAndAWarning) {
   WMAP_NEEDS_SHARED("conformance/upstream");
   WMAP_NEEDS_SHARED("schemas");
