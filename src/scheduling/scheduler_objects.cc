@@ -5,47 +5,49 @@
 
 namespace wmap {
 
+namespace {
+
+// Every scheduler: its --for name and the API versions of its objects (the default first).
+struct SchedulerInfo {
+  Scheduler scheduler;
+  std::string_view name;
+  std::string_view api_versions;
+};
+
+constexpr SchedulerInfo kSchedulers[] = {
+    {Scheduler::kKai, "kai", "v2alpha2"},
+    {Scheduler::kVolcano, "volcano", "v1beta1"},
+    {Scheduler::kCoscheduling, "coscheduling", "v1alpha1"},
+    {Scheduler::kKueue, "kueue", "v1beta2|v1beta1"},
+    {Scheduler::kWorkloadApi, "k8s-workload", "v1beta1|v1alpha3"},
+};
+
+const SchedulerInfo* InfoOf(Scheduler scheduler) {
+  for (const SchedulerInfo& info : kSchedulers) {
+    if (info.scheduler == scheduler) return &info;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::optional<Scheduler> ParseScheduler(std::string_view name) {
-  if (name == "kai") return Scheduler::kKai;
-  if (name == "volcano") return Scheduler::kVolcano;
-  if (name == "coscheduling") return Scheduler::kCoscheduling;
-  if (name == "kueue") return Scheduler::kKueue;
-  if (name == "k8s-workload") return Scheduler::kWorkloadApi;
+  for (const SchedulerInfo& info : kSchedulers) {
+    if (info.name == name) return info.scheduler;
+  }
   return std::nullopt;
 }
 
 std::string_view SchedulerName(Scheduler scheduler) {
-  switch (scheduler) {
-    case Scheduler::kKai:
-      return "kai";
-    case Scheduler::kVolcano:
-      return "volcano";
-    case Scheduler::kCoscheduling:
-      return "coscheduling";
-    case Scheduler::kKueue:
-      return "kueue";
-    case Scheduler::kWorkloadApi:
-      return "k8s-workload";
-  }
-  return "";
+  const SchedulerInfo* info = InfoOf(scheduler);
+  return info != nullptr ? info->name : std::string_view();
 }
 
 std::string_view SchedulerNames() { return "kai|volcano|coscheduling|kueue|k8s-workload"; }
 
 std::string_view SchedulerApiVersions(Scheduler scheduler) {
-  switch (scheduler) {
-    case Scheduler::kKai:
-      return "v2alpha2";
-    case Scheduler::kVolcano:
-      return "v1beta1";
-    case Scheduler::kCoscheduling:
-      return "v1alpha1";
-    case Scheduler::kKueue:
-      return "v1beta2|v1beta1";
-    case Scheduler::kWorkloadApi:
-      return "v1beta1|v1alpha3";
-  }
-  return "";
+  const SchedulerInfo* info = InfoOf(scheduler);
+  return info != nullptr ? info->api_versions : std::string_view();
 }
 
 bool IsSchedulerApiVersion(Scheduler scheduler, std::string_view version) {
