@@ -30,10 +30,37 @@ WMAP_PUBLIC_BEGIN
 
 namespace wmap {
 
-// Limits of one jq evaluation, as upstream's runner applies them.
+// Limits of one jq evaluation. A default-constructed EvalOptions takes the limits of the
+// innermost EvalLimitsScope active on the calling thread, or the defaults below (upstream's
+// runner's result count and timeout, and a memory budget upstream does not have).
 struct EvalOptions {
+  EvalOptions();
+
   size_t max_results = 1000;  // reaching this many results is an error
   std::chrono::milliseconds timeout{10000};
+  // Approximate bytes of data one evaluation may build (0: no limit); more is an error
+  // ("memory limit exceeded", ErrorCode::kLimitExceeded).
+  size_t max_memory_bytes = size_t{256} << 20;
+  // An overall deadline (a command's): no evaluation runs past it, whatever its timeout.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+
+  // When an evaluation starting now must end: now + timeout, or the overall deadline if sooner.
+  std::chrono::steady_clock::time_point EvaluationDeadline() const;
+};
+
+// Makes `limits` what a default-constructed EvalOptions takes on this thread while the scope
+// lives (scopes nest; the innermost wins). Front ends set a command's flags this way once,
+// instead of passing options to every read.
+class EvalLimitsScope {
+ public:
+  explicit EvalLimitsScope(const EvalOptions& limits);
+  ~EvalLimitsScope();
+  EvalLimitsScope(const EvalLimitsScope&) = delete;
+  EvalLimitsScope& operator=(const EvalLimitsScope&) = delete;
+
+ private:
+  const EvalOptions* previous_;
+  EvalOptions limits_;
 };
 
 struct Scale {

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -154,7 +155,17 @@ int RunCommandLine(std::span<const std::string> args, const CommandIo& io_in) {
     if (first.starts_with("-")) return UsageError(io, "unknown flag \"" + first + "\"");
     return UsageError(io, "unknown command \"" + first + "\"");
   }
-  return c->run(args.subspan(1), io);
+  try {
+    return c->run(args.subspan(1), io);
+  } catch (const std::bad_alloc&) {
+    // Budgets bound what definitions, queries and readers build; this is the last line for the
+    // rest (a machine with less memory than a budget allows). jq keeps gojq's runtime-error code;
+    // the workload commands report an error (docs/limits.md).
+    WriteAll(io.err_fd, "wmap " + std::string(c->name) +
+                            ": out of memory\nhint: lower --eval-memory (or --max-memory for wmap "
+                            "jq), or give the process more memory\n");
+    return c->name == "jq" ? kExitRuntime : 1;
+  }
 }
 
 }  // namespace

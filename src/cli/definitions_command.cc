@@ -117,6 +117,8 @@ std::string DefinitionsCommandHelp() {
          "  -o, --output FORMAT   table (default), json or yaml (a DefinitionList document:\n"
          "                        docs/output.md), or markdown (the page docs/catalog.md)\n"
          "  --lenient, --no-crd-defaults   as for 'wmap validate'\n"
+         "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
+         "                         (docs/limits.md)\n"
          "\n"
          "Examples:\n"
          "  wmap definitions\n"

@@ -88,6 +88,8 @@ std::string DescribeCommandHelp() {
          "  --color, --no-color    force colours on or off (default: on for a terminal unless\n"
          "                         NO_COLOR is set)\n"
          "  --lenient, --no-crd-defaults   as for 'wmap validate'\n"
+         "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
+         "                         (docs/limits.md)\n"
          "\n"
          "Examples:\n"
          "  wmap describe -f examples/jobset-training.yaml\n"

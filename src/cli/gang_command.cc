@@ -239,6 +239,8 @@ std::string GangCommandHelp() {
          "      --definitions DIR  add the definitions of a folder to the built-in ones\n"
          "      --lenient          ignore unknown fields in definitions\n"
          "      --no-crd-defaults  do not default the condition field names\n"
+         "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
+         "                         (docs/limits.md)\n"
          "  -h, --help             show this help\n"
          "\n"
          "JSON and YAML output, one WorkloadGangs document per workload (docs/output.md):\n"
@@ -414,8 +416,8 @@ class GangCommand : public WorkloadCommand {
         if (hint.empty()) hint = "check the definition's gang instructions with 'wmap gang -f ...'";
         // With -o manifests the error goes to stderr, not into the stream of objects.
         if (output == "manifests") requested_output.clear();
-        return Fail(
-            io, WorkloadError(g.workload, ErrorCode::kEvaluation, objects.error().message, hint));
+        return Fail(io, WorkloadError(g.workload, EvaluationErrorCode(objects.error()),
+                                      objects.error().message, hint));
       }
       if (plans->gangs.empty())
         objects->warnings.insert(objects->warnings.begin(), NothingPlanned(g));

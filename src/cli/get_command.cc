@@ -99,6 +99,8 @@ std::string GetCommandHelp() {
          "  -o, --output FORMAT    table (default), wide, json or yaml\n"
          "                         (a WorkloadList document: docs/output.md)\n"
          "  --lenient, --no-crd-defaults   as for 'wmap validate'\n"
+         "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
+         "                         (docs/limits.md)\n"
          "\n"
          "Examples:\n"
          "  wmap get -f examples/\n"

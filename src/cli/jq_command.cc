@@ -215,28 +215,36 @@ class ResultPrinter {
 };
 
 // Deep jq recursion (gojq has no depth limit: `def f: ...| f` a hundred thousand levels deep
-// works) needs a deep native stack: the run goes on a thread whose stack reserves kStackBytes of
-// address space (touched pages only are committed), and the recursion budget stays far inside it.
+// works) needs a deep native stack: the run goes on a thread whose stack reserves up to
+// kStackBytes of address space (touched pages only are committed). Under an address-space limit
+// that cannot reserve so much, smaller stacks are tried in turn; the evaluator measures the stack
+// it runs on, so its recursion limit shrinks with it and deep programs end with a clean error.
 constexpr size_t kStackBytes = size_t{4} << 30;
+constexpr size_t kSmallestStackBytes = size_t{16} << 20;
 constexpr size_t kMaxRecursionDepth = 400000;
 
-// Runs fn on a new thread with a kStackBytes stack and waits for it; false when no such thread
-// can be created (fn has not run).
+// Runs fn on a new thread with the largest stack from kStackBytes down to kSmallestStackBytes
+// that can be created, and waits for it; false when no such thread can be created (fn has not
+// run).
 bool RunOnLargeStack(const std::function<void()>& fn) {
-  pthread_attr_t attr;
-  if (pthread_attr_init(&attr) != 0) return false;
-  pthread_attr_setstacksize(&attr, kStackBytes);
-  pthread_t thread;
   auto trampoline = [](void* arg) -> void* {
     (*static_cast<const std::function<void()>*>(arg))();
     return nullptr;
   };
-  int rc =
-      pthread_create(&thread, &attr, trampoline, const_cast<void*>(static_cast<const void*>(&fn)));
-  pthread_attr_destroy(&attr);
-  if (rc != 0) return false;
-  pthread_join(thread, nullptr);
-  return true;
+  for (size_t bytes = kStackBytes; bytes >= kSmallestStackBytes; bytes /= 4) {
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return false;
+    pthread_attr_setstacksize(&attr, bytes);
+    pthread_t thread;
+    int rc = pthread_create(&thread, &attr, trampoline,
+                            const_cast<void*>(static_cast<const void*>(&fn)));
+    pthread_attr_destroy(&attr);
+    if (rc == 0) {
+      pthread_join(thread, nullptr);
+      return true;
+    }
+  }
+  return false;
 }
 
 class JqRun {

@@ -134,6 +134,8 @@ std::string MutateCommandHelp() {
          "      --definitions DIR      add the definitions of a folder to the built-in ones\n"
          "      --lenient              ignore unknown fields in definitions\n"
          "      --no-crd-defaults      do not default the condition field names\n"
+         "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
+         "                         (docs/limits.md)\n"
          "  -v, --verbose              on failure, also print the jq expression as run and the\n"
          "                             evaluator's message\n"
          "  -h, --help                 show this help\n"

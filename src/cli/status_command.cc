@@ -59,6 +59,8 @@ std::string StatusCommandHelp() {
          "                         \"matched\", ...} (docs/output.md)\n"
          "  --lenient              ignore unknown fields in the definitions\n"
          "  --no-crd-defaults      do not default the condition field names\n"
+         "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
+         "                         (docs/limits.md)\n"
          "\n"
          "Examples:\n"
          "  wmap status -f examples/raycluster.yaml\n"
@@ -82,9 +84,10 @@ class StatusCommand : public WorkloadCommand {
           Result<std::optional<WorkloadStatus>> status = workload.Status(0);
           if (!status.ok()) {
             out.Flush();
-            Fail(io, WorkloadError(object, ErrorCode::kEvaluation, status.error().message,
-                                   "the definition " + entry.definition.name() +
-                                       " cannot read this object's status"));
+            Fail(io,
+                 WorkloadError(object, EvaluationErrorCode(status.error()), status.error().message,
+                               "the definition " + entry.definition.name() +
+                                   " cannot read this object's status"));
             return kExitError;
           }
           const WorkloadStatus& s = **status;  // the root always has a statusDefinition

@@ -44,6 +44,8 @@ constexpr std::string_view kHelp =
     "      --definitions DIR  add the definitions of a folder to the built-in ones\n"
     "      --lenient          ignore unknown fields in definitions\n"
     "      --no-crd-defaults  do not default the condition field names\n"
+    "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
+    "                         (docs/limits.md)\n"
     "  -h, --help             show this help\n"
     "\n"
     "Examples:\n"
@@ -88,8 +90,9 @@ class SuspendCommand : public WorkloadCommand {
       if (!r.ok()) {
         return Fail(
             io, WorkloadError(g.workload,
-                              r.error().code == ErrorCode::kUnsupported ? ErrorCode::kUnsupported
-                                                                        : ErrorCode::kEvaluation,
+                              r.error().code == ErrorCode::kUnsupported
+                                  ? ErrorCode::kUnsupported
+                                  : EvaluationErrorCode(r.error()),
                               "definition " + d.name() + ": " + r.error().message, r.error().hint));
       }
       documents.push_back(OutputDocument(output, g.workload.value, *r));

@@ -97,6 +97,9 @@ int Execute(WorkloadCommand& command, std::span<const std::string> args, const C
   }
   if (std::optional<Error> e = ValidateShared(command)) return command.Fail(io, *e);
   if (std::optional<Error> e = command.Validate()) return command.Fail(io, *e);
+  Result<EvalOptions> limits = command.input.eval_limits();
+  if (!limits.ok()) return command.Fail(io, limits.error());
+  EvalLimitsScope scope(*limits);
   return command.Run(io);
 }
 

@@ -1,6 +1,8 @@
 // Errors, flags, definition resolution and workload splitting of the workload commands.
 #include "cli/workload_input.h"
 
+#include "cli/limit_values.h"
+
 #include <string>
 #include <utility>
 
@@ -163,6 +165,57 @@ void InputFlags::Register(FlagParser* parser) {
   parser->Strings({"--definitions"}, &definition_dirs);
   parser->Bool({"--lenient"}, &lenient);
   parser->Bool({"--no-crd-defaults"}, &no_crd_defaults);
+  parser->String({"--eval-timeout"}, &eval_timeout);
+  parser->String({"--eval-memory"}, &eval_memory);
+  parser->String({"--deadline"}, &deadline);
+}
+
+Result<EvalOptions> InputFlags::eval_limits() const {
+  EvalOptions limits;
+  limits.deadline = std::chrono::steady_clock::now() + kDefaultDeadline;
+  auto duration = [](std::string_view flag, const std::string& text,
+                     std::chrono::nanoseconds* out) -> std::optional<Error> {
+    if (text == "0") {
+      *out = std::chrono::nanoseconds::zero();
+      return std::nullopt;
+    }
+    std::optional<std::chrono::nanoseconds> d = ParseLimitDuration(text);
+    if (!d) {
+      return UsageError("invalid " + std::string(flag) + " \"" + text + "\"",
+                        "give a duration such as 30s, 1.5m or 500ms (0 for no limit)");
+    }
+    *out = *d;
+    return std::nullopt;
+  };
+  if (!eval_timeout.empty()) {
+    std::chrono::nanoseconds d{};
+    if (std::optional<Error> e = duration("--eval-timeout", eval_timeout, &d)) return *e;
+    // No limit is a limit far away (a year), so deadlines stay representable.
+    limits.timeout = d.count() == 0 ? std::chrono::hours(24 * 365)
+                                    : std::chrono::ceil<std::chrono::milliseconds>(d);
+  }
+  if (!deadline.empty()) {
+    std::chrono::nanoseconds d{};
+    if (std::optional<Error> e = duration("--deadline", deadline, &d)) return *e;
+    if (d.count() == 0) {
+      limits.deadline.reset();
+    } else {
+      limits.deadline = std::chrono::steady_clock::now() + d;
+    }
+  }
+  if (!eval_memory.empty()) {
+    if (eval_memory == "0") {
+      limits.max_memory_bytes = 0;
+    } else {
+      std::optional<uint64_t> bytes = ParseLimitBytes(eval_memory);
+      if (!bytes) {
+        return UsageError("invalid --eval-memory \"" + eval_memory + "\"",
+                          "give a size such as 256Mi or 1Gi (0 for no limit)");
+      }
+      limits.max_memory_bytes = static_cast<size_t>(*bytes);
+    }
+  }
+  return limits;
 }
 
 DefinitionSources InputFlags::definition_sources(const CommandIo& io) const {

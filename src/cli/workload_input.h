@@ -36,6 +36,7 @@
 #include "wmap/source.h"
 #include "wmap/status.h"
 #include "wmap/value.h"
+#include "wmap/workload.h"
 
 namespace wmap::cli {
 
@@ -45,6 +46,13 @@ inline constexpr int kExitNotFound = 3;
 inline constexpr int kExitNoDefinition = 4;
 
 Error UsageError(std::string message, std::string hint = "");
+
+// The code a command reports for a failed evaluation: kLimitExceeded when a budget ended it
+// (docs/limits.md), else kEvaluation.
+inline ErrorCode EvaluationErrorCode(const Error& cause) {
+  return cause.code == ErrorCode::kLimitExceeded ? ErrorCode::kLimitExceeded
+                                                 : ErrorCode::kEvaluation;
+}
 
 // "json" or "yaml" when `output` asks for a machine-readable format, else "".
 std::string_view MachineFormat(std::string_view output);
@@ -84,6 +92,10 @@ class FlagParser {
   std::vector<Flag> flags_;
 };
 
+// How long a workload command may spend evaluating definitions in all, unless --deadline says
+// otherwise.
+inline constexpr std::chrono::seconds kDefaultDeadline{60};
+
 // The flags of the definition sources and the object inputs.
 struct InputFlags {
   std::vector<std::string> files;             // -f/--filename (repeatable)
@@ -92,7 +104,14 @@ struct InputFlags {
   bool lenient = false;                       // --lenient
   bool no_crd_defaults = false;               // --no-crd-defaults
   bool numbers_as_written = false;            // set by commands that write objects back
+  // The evaluation limits (docs/limits.md): --eval-timeout, --eval-memory, --deadline.
+  std::string eval_timeout;
+  std::string eval_memory;
+  std::string deadline;
   void Register(FlagParser* parser);
+  // The limits every definition evaluation of the command gets, the deadline counted from now;
+  // a usage error names a flag whose value does not parse.
+  Result<EvalOptions> eval_limits() const;
   LoadOptions load_options() const;
   // The definition sources these flags name; "-" reads io's standard input.
   DefinitionSources definition_sources(const CommandIo& io) const;

@@ -22,9 +22,30 @@
 
 namespace wmap::jq {
 
+// The run's budgets as a native sees them while it works. A native whose output or work is not
+// small (proportional to a large input or argument) charges it here as it goes, before building
+// each large piece; once a charge returns false the run is over: the native returns false at
+// once (its error value is ignored) and the run ends with the budget's error, which `try` does not
+// catch.
+class WorkMeter {
+ public:
+  // `bytes` of data about to be built; also counts as work. False once a budget is spent.
+  virtual bool ChargeBytes(size_t bytes) = 0;
+  // `units` of work that builds nothing (elements visited or compared); checks the deadline as
+  // the work adds up. False once a budget is spent.
+  virtual bool ChargeWork(size_t units) = 0;
+
+ protected:
+  ~WorkMeter() = default;
+};
+
 // What a native may use besides its input and arguments.
 struct NativeContext {
   const RunContext& run;
+  WorkMeter& meter;
+
+  bool Charge(size_t bytes) const { return meter.ChargeBytes(bytes); }
+  bool Work(size_t units) const { return meter.ChargeWork(units); }
 };
 
 // One output: returns true and sets *out, or false with the error value in *out.

@@ -78,7 +78,8 @@ Error Wrap(std::string_view prefix, const Error& cause) {
 Result<std::vector<Value>> Evaluate(const jq::Program& program, std::string_view text,
                                     const Value& input, const EvalOptions& options) {
   jq::RunContext context;
-  context.budget.deadline = std::chrono::steady_clock::now() + options.timeout;
+  context.budget.deadline = options.EvaluationDeadline();
+  context.budget.max_memory_bytes = options.max_memory_bytes;
   std::vector<Value> results;
   bool too_many = false;
   std::optional<jq::RunError> error = program.Run(input, {}, context, [&](const Value& v) {
@@ -90,8 +91,9 @@ Result<std::vector<Value>> Evaluate(const jq::Program& program, std::string_view
     return true;
   });
   if (error) {
-    return MakeError("JQ execution error for expression '" + std::string(text) +
-                     "': " + error->message);
+    return MakeError(
+        "JQ execution error for expression '" + std::string(text) + "': " + error->message,
+        error->kind == jq::ErrorKind::kBudget ? ErrorCode::kLimitExceeded : ErrorCode::kEvaluation);
   }
   if (too_many) {
     return MakeError("query results exceed the allowed number " +

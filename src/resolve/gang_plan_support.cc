@@ -54,7 +54,8 @@ Result<std::vector<Value>> Run(const Expression& e, const Value& object,
                                const GangVariables& variables) {
   EvalOptions options;
   jq::RunContext context;
-  context.budget.deadline = std::chrono::steady_clock::now() + options.timeout;
+  context.budget.deadline = options.EvaluationDeadline();
+  context.budget.max_memory_bytes = options.max_memory_bytes;
   std::vector<Value> vars = {Value::String(variables.instance),
                              variables.replica ? Value::Int(*variables.replica) : Value()};
   std::vector<Value> results;
@@ -68,7 +69,9 @@ Result<std::vector<Value>> Run(const Expression& e, const Value& object,
     return true;
   });
   if (error) {
-    return MakeError("JQ execution error for expression '" + e.text + "': " + error->message);
+    return MakeError(
+        "JQ execution error for expression '" + e.text + "': " + error->message,
+        error->kind == jq::ErrorKind::kBudget ? ErrorCode::kLimitExceeded : ErrorCode::kEvaluation);
   }
   if (too_many) {
     return MakeError("query results exceed the allowed number " +

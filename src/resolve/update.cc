@@ -24,7 +24,8 @@ Result<Value> RunUpdate(const std::string& update, const Value& object, const Va
                      program.error().code);
   }
   jq::RunContext context;
-  context.budget.deadline = std::chrono::steady_clock::now() + options.timeout;
+  context.budget.deadline = options.EvaluationDeadline();
+  context.budget.max_memory_bytes = options.max_memory_bytes;
   std::optional<Value> first;
   std::optional<jq::RunError> error = program->Run(object, {val}, context, [&](const Value& v) {
     first = v;

@@ -89,25 +89,16 @@ int TypeRank(const Value& v) {
   return 0;
 }
 
-int CompareObjects(const Value& a, const Value& b) {
-  std::vector<const Member*> ak = a.sorted_members();
-  std::vector<const Member*> bk = b.sorted_members();
-  size_t n = std::min(ak.size(), bk.size());
-  for (size_t i = 0; i < n; ++i) {
-    int c = CompareStrings(ak[i]->key.as_string(), bk[i]->key.as_string());
-    if (c != 0) return c;
-  }
-  if (ak.size() != bk.size()) return ak.size() < bk.size() ? -1 : 1;
-  for (size_t i = 0; i < n; ++i) {
-    int c = Compare(ak[i]->value, bk[i]->value);
-    if (c != 0) return c;
-  }
-  return 0;
-}
+// Containers nested deeper than this are compared by CompareDeep, which keeps its own stack:
+// comparison never recurses more than kMaxRecursion native frames, whatever the depth of the data.
+constexpr int kMaxRecursion = 128;
 
-}  // namespace
+int CompareDeep(const Value& a, const Value& b);
 
-int Compare(const Value& a, const Value& b) {
+// The order of two values of the same type rank when neither is a container that still needs
+// its children compared: sets *descend and returns 0 when the children decide.
+int CompareShallow(const Value& a, const Value& b, bool* descend) {
+  *descend = false;
   int ra = TypeRank(a);
   int rb = TypeRank(b);
   if (ra != rb) return ra < rb ? -1 : 1;
@@ -119,20 +110,118 @@ int Compare(const Value& a, const Value& b) {
       return CompareNumbers(a, b);
     case Type::kString:
       return CompareStrings(a.as_string(), b.as_string());
-    case Type::kArray: {
-      auto ai = a.items();
-      auto bi = b.items();
-      size_t n = std::min(ai.size(), bi.size());
-      for (size_t i = 0; i < n; ++i) {
-        int c = Compare(ai[i], bi[i]);
-        if (c != 0) return c;
-      }
-      return Sign(static_cast<int64_t>(ai.size()), static_cast<int64_t>(bi.size()));
-    }
+    case Type::kArray:
     case Type::kObject:
-      return CompareObjects(a, b);
+      *descend = true;
+      return 0;
   }
   return 0;
 }
+
+// The children of two containers of the same type, in comparison order, and the answer when all
+// of them compare equal. For objects the keys decide first: a nonzero `keys` means the sorted key
+// lists differ and the children are not looked at.
+struct ChildPairs {
+  std::vector<const Value*> left;
+  std::vector<const Value*> right;
+  int tail = 0;
+  int keys = 0;
+};
+
+ChildPairs Children(const Value& a, const Value& b) {
+  ChildPairs c;
+  if (a.is_array()) {
+    auto ai = a.items();
+    auto bi = b.items();
+    size_t n = std::min(ai.size(), bi.size());
+    c.left.reserve(n);
+    c.right.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      c.left.push_back(&ai[i]);
+      c.right.push_back(&bi[i]);
+    }
+    c.tail = Sign(static_cast<int64_t>(ai.size()), static_cast<int64_t>(bi.size()));
+    return c;
+  }
+  std::vector<const Member*> ak = a.sorted_members();
+  std::vector<const Member*> bk = b.sorted_members();
+  size_t n = std::min(ak.size(), bk.size());
+  for (size_t i = 0; i < n && c.keys == 0; ++i) {
+    c.keys = CompareStrings(ak[i]->key.as_string(), bk[i]->key.as_string());
+  }
+  if (c.keys == 0 && ak.size() != bk.size()) c.keys = ak.size() < bk.size() ? -1 : 1;
+  if (c.keys != 0) return c;
+  c.left.reserve(n);
+  c.right.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    c.left.push_back(&ak[i]->value);
+    c.right.push_back(&bk[i]->value);
+  }
+  return c;
+}
+
+int CompareRecursive(const Value& a, const Value& b, int depth) {
+  bool descend = false;
+  int c = CompareShallow(a, b, &descend);
+  if (!descend) return c;
+  if (depth >= kMaxRecursion) return CompareDeep(a, b);
+  if (a.is_array()) {
+    auto ai = a.items();
+    auto bi = b.items();
+    size_t n = std::min(ai.size(), bi.size());
+    for (size_t i = 0; i < n; ++i) {
+      c = CompareRecursive(ai[i], bi[i], depth + 1);
+      if (c != 0) return c;
+    }
+    return Sign(static_cast<int64_t>(ai.size()), static_cast<int64_t>(bi.size()));
+  }
+  ChildPairs pairs = Children(a, b);
+  if (pairs.keys != 0) return pairs.keys;
+  for (size_t i = 0; i < pairs.left.size(); ++i) {
+    c = CompareRecursive(*pairs.left[i], *pairs.right[i], depth + 1);
+    if (c != 0) return c;
+  }
+  return pairs.tail;
+}
+
+// The same order with an explicit stack of the containers being compared (heap memory grows
+// with the depth of the data; the native stack does not).
+int CompareDeep(const Value& a, const Value& b) {
+  struct Level {
+    ChildPairs pairs;
+    size_t next = 0;
+  };
+  std::vector<Level> stack;
+  const Value* x = &a;
+  const Value* y = &b;
+  for (;;) {
+    bool descend = false;
+    int c = CompareShallow(*x, *y, &descend);
+    if (c != 0) return c;
+    if (descend) {
+      ChildPairs pairs = Children(*x, *y);
+      if (pairs.keys != 0) return pairs.keys;
+      stack.push_back(Level{std::move(pairs), 0});
+    }
+    // The next pair of children still to compare, finishing the levels whose children all
+    // compared equal.
+    for (;;) {
+      if (stack.empty()) return 0;
+      Level& top = stack.back();
+      if (top.next < top.pairs.left.size()) {
+        x = top.pairs.left[top.next];
+        y = top.pairs.right[top.next];
+        ++top.next;
+        break;
+      }
+      if (top.pairs.tail != 0) return top.pairs.tail;
+      stack.pop_back();
+    }
+  }
+}
+
+}  // namespace
+
+int Compare(const Value& a, const Value& b) { return CompareRecursive(a, b, 0); }
 
 }  // namespace wmap

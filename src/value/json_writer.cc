@@ -163,8 +163,8 @@ void PutNumber(const Value& number, Sink& out) {
   PutDouble(number.as_double(), out);
 }
 
-void PutString(std::string_view s, bool ascii, Sink& out) {
-  out.Put('"');
+// The escaped text of s without the quotes.
+void PutStringBody(std::string_view s, bool ascii, Sink& out) {
   const char* p = s.data();
   const char* end = p + s.size();
   while (p < end) {
@@ -231,7 +231,22 @@ void PutString(std::string_view s, bool ascii, Sink& out) {
     }
     ++p;
   }
+}
+
+void PutString(std::string_view s, bool ascii, Sink& out) {
   out.Put('"');
+  PutStringBody(s, ascii, out);
+  out.Put('"');
+}
+
+// The length of the next piece of s to write on its own: about `size` bytes, ending before a
+// UTF-8 continuation byte so that no sequence is split (escaping is per sequence, so writing the
+// pieces one after another gives the same text as writing s at once).
+size_t NextPiece(std::string_view s, size_t size) {
+  if (s.size() <= size) return s.size();
+  size_t n = size;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return n == 0 ? size : n;
 }
 
 struct Frame {
@@ -333,7 +348,20 @@ class Writer {
 bool Writer::WriteLeaf(const Value& v) {
   if (colors_ != nullptr) return WriteColoredLeaf(v);
   if (v.is_string()) {
-    PutString(v.as_string(), options_.ascii, out_);
+    std::string_view s = v.as_string();
+    if (!options_.spill || s.size() <= options_.spill_bytes) {
+      PutString(s, options_.ascii, out_);
+      return true;
+    }
+    // A long string is written in pieces, with a chance to spill after each.
+    out_.Put('"');
+    while (!s.empty()) {
+      size_t n = NextPiece(s, options_.spill_bytes);
+      PutStringBody(s.substr(0, n), options_.ascii, out_);
+      s.remove_prefix(n);
+      MaybeSpill();
+    }
+    out_.Put('"');
   } else if (v.is_number()) {
     PutNumber(v, out_);
   } else if (v.is_object()) {

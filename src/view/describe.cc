@@ -78,7 +78,7 @@ Result<WorkloadDescription> Describe(const WorkloadGroup& group) {
   Result<WorkloadTree> tree = BuildTree(d, group.workload.value, group.children, group.pods);
   if (!tree.ok()) {
     Error e = tree.error();
-    e.code = ErrorCode::kEvaluation;
+    if (e.code != ErrorCode::kLimitExceeded) e.code = ErrorCode::kEvaluation;
     e.file = group.workload.file;
     e.position = group.workload.position;
     e.hint = "the definition " + d.name() + " cannot read this object";

@@ -127,7 +127,8 @@ TEST(CollectionsTest, ContainsRefusesExcessiveNesting) {
   const NativeSpec* spec = FindNative("contains", 1);
   ASSERT_NE(spec, nullptr);
   RunContext run;
-  NativeContext ctx{run};
+  TestMeter meter;
+  NativeContext ctx{run, meter};
   std::vector<Value> arg = {deep};
   Value out;
   EXPECT_FALSE(spec->function(ctx, deep, arg, &out));

@@ -3,6 +3,7 @@
 #ifndef WMAP_TESTS_JQ_BUILTINS_TEST_SUPPORT_H_
 #define WMAP_TESTS_JQ_BUILTINS_TEST_SUPPORT_H_
 
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,28 @@ inline const NativeSpec* FindNative(std::string_view name, int arity) {
   return nullptr;
 }
 
+// A WorkMeter that counts what a native charges and refuses bytes past max_bytes.
+class TestMeter final : public WorkMeter {
+ public:
+  explicit TestMeter(size_t max_bytes = std::numeric_limits<size_t>::max())
+      : max_bytes_(max_bytes) {}
+  bool ChargeBytes(size_t bytes) override {
+    bytes_ += bytes;
+    return bytes_ <= max_bytes_;
+  }
+  bool ChargeWork(size_t units) override {
+    work_ += units;
+    return true;
+  }
+  size_t bytes() const { return bytes_; }
+  size_t work() const { return work_; }
+
+ private:
+  size_t max_bytes_;
+  size_t bytes_ = 0;
+  size_t work_ = 0;
+};
+
 // Calls a native function (not a generator) and renders the outcome: the compact JSON of the
 // result, or "error: " followed by the error message (a string error value verbatim).
 inline std::string Call(std::string_view name, std::string_view input,
@@ -35,13 +58,24 @@ inline std::string Call(std::string_view name, std::string_view input,
   if (spec == nullptr || spec->function == nullptr) return "<no native " + std::string(name) + ">";
   std::vector<Value> values;
   for (std::string_view a : args) values.push_back(Json(a));
-  NativeContext ctx{run};
+  TestMeter meter;
+  NativeContext ctx{run, meter};
   Value out;
   if (!spec->function(ctx, Json(input), values, &out)) {
     return "error: " +
            (out.is_string() ? std::string(out.as_string()) : json::ToCompactString(out));
   }
   return json::ToCompactString(out);
+}
+
+// Calls a native function on values with `meter`; true when it succeeded.
+inline bool CallMetered(std::string_view name, const Value& input, const std::vector<Value>& args,
+                        TestMeter& meter, Value* out) {
+  const NativeSpec* spec = FindNative(name, static_cast<int>(args.size()));
+  if (spec == nullptr || spec->function == nullptr) return false;
+  RunContext run;
+  NativeContext ctx{run, meter};
+  return spec->function(ctx, input, args, out);
 }
 
 struct Case {

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "builtins_test_support.h"
 #include "eval_test_support.h"
 
 namespace wmap::jq::testing {
@@ -36,6 +37,86 @@ TEST(EvalBudgetTest, Deadline) {
   RunContext ctx;
   ctx.budget.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
   EXPECT_EQ(Eval("last(range(1e12))", "null", ctx), "budget: deadline exceeded");
+}
+
+TEST(EvalBudgetTest, DeadlineIsChargedByWork) {
+  // A handful of steps, each copying 100 MB: far fewer steps than a check interval, so only the
+  // work they charge brings the (already passed) deadline to be checked.
+  RunContext ctx;
+  ctx.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  EXPECT_EQ(Eval("\"a\" * 100000000 | ascii_downcase | ascii_upcase | length", "null", ctx),
+            "budget: deadline exceeded");
+  EXPECT_EQ(Eval("[range(100000)] as $a | $a | sort | sort | length", "null", ctx),
+            "budget: deadline exceeded");
+}
+
+TEST(EvalBudgetTest, BuiltinsChargeAsTheyBuild) {
+  // The budget is far below what each builds; a native that built first and was charged after
+  // would reach the limit only after allocating all of it (the peak is not visible here, but the
+  // error must be the budget's and must not be catchable).
+  RunContext ctx;
+  ctx.budget.max_memory_bytes = 8 << 20;
+  for (const char* q : {
+           "(\"a,\" * 1000000) | [splits(\",\")] | length",
+           "(\"a,\" * 1000000) | split(\",\") | length",
+           "(\"a,\" * 1000000) | explode | length",
+           "(\"a,\" * 1000000) | [match(\",\"; \"g\")] | length",
+           "[range(300000) | tostring] | join(\",\") | length",
+           "[range(300000) | [.]] | add | length",
+           "(\"\\u0001\" * 2000000) | tojson | length",
+           "try ((\"a,\" * 1000000) | split(\",\")) catch \"caught\"",
+       }) {
+    EXPECT_EQ(Eval(q, "null", ctx), "budget: memory limit exceeded") << q;
+  }
+  // Within the budget the answers are unchanged.
+  EXPECT_EQ(Eval("(\"a,\" * 1000) | split(\",\") | length", "null", ctx), "1001");
+  EXPECT_EQ(Eval("[range(1000) | tostring] | join(\",\") | length", "null", ctx), "3889");
+  EXPECT_EQ(Eval("[range(1000)] | tojson | length", "null", ctx), "3891");
+}
+
+TEST(EvalBudgetTest, NativesStopBuildingAtTheBudget) {
+  // Called directly with a meter that refuses past 1 MB: each native gives up as soon as a charge
+  // is refused, so what it charged (and so built) stays near the budget, not near its full
+  // output (tens of MB).
+  constexpr size_t kBudget = 1 << 20;
+  constexpr size_t kSlack = 512 << 10;  // one piece built before its charge (escaped: up to 6x)
+  Value text = Value::String(std::string(4000000, 'a') + std::string(4000000, ','));
+  Value commas = Value::String(std::string(4000000, ','));
+  Value controls = Value::String(std::string(4000000, ''));
+  std::vector<Value> many;
+  for (int i = 0; i < 400000; ++i) many.push_back(Value::String("item" + std::to_string(i)));
+  Value items = Value::Array(many);
+  struct Call {
+    const char* name;
+    Value input;
+    std::vector<Value> args;
+  };
+  std::vector<Call> calls = {
+      {"split", commas, {Value::String(",")}},
+      {"split", commas, {Value::String(","), Value()}},
+      {"_match", commas, {Value::String(","), Value::String("g"), Value::Bool(false)}},
+      {"explode", text, {}},
+      {"tojson", controls, {}},
+      {"join", items, {Value::String(",")}},
+      {"add", items, {}},
+  };
+  for (const Call& c : calls) {
+    TestMeter meter(kBudget);
+    Value out;
+    EXPECT_FALSE(CallMetered(c.name, c.input, c.args, meter, &out)) << c.name;
+    EXPECT_GT(meter.bytes(), kBudget) << c.name;
+    EXPECT_LT(meter.bytes(), kBudget + kSlack) << c.name << " built on past the budget";
+  }
+}
+
+TEST(EvalBudgetTest, DeepValuesCompareWithoutRecursion) {
+  // Compared on the test's own thread (no large stack): the comparison keeps its own stack.
+  RunContext ctx;
+  EXPECT_EQ(Eval("reduce range(300000) as $i (null; [.]) | . == .", "null", ctx), "true");
+  EXPECT_EQ(Eval("reduce range(300000) as $i (0; {a: .}) as $x | [$x, ($x | .a)] | sort | "
+                 "(.[0] | type)",
+                 "null", ctx),
+            "\"object\"");
 }
 
 TEST(EvalBudgetTest, Outputs) {

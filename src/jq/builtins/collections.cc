@@ -249,12 +249,17 @@ bool Rindex(const NativeContext&, const Value& in, Args args, Value* out) {
 
 // Sums values with jq's `+`, skipping nulls; strings and containers are accumulated in place so
 // the whole sum is linear in the size of the result.
-bool SumValues(std::span<const Value> values, Value* out) {
+// Each value added is charged (its string bytes or element count) before it is appended.
+bool SumValues(const NativeContext& ctx, std::span<const Value> values, Value* out) {
   Value acc;
   std::string text;
   bool text_pending = false;
   for (const Value& x : values) {
     if (x.is_null()) continue;
+    size_t cost = x.is_string()
+                      ? x.as_string().size()
+                      : (x.is_array() || x.is_object() ? x.size() * 2 * sizeof(Value) : 0);
+    if (cost > 0 && !ctx.Charge(cost)) return false;
     if (x.is_string() && (text_pending || acc.is_null())) {
       text.append(x.as_string());
       text_pending = true;
@@ -290,11 +295,11 @@ bool SumValues(std::span<const Value> values, Value* out) {
   return Ok(out, std::move(acc));
 }
 
-bool Add(const NativeContext&, const Value& in, Args, Value* out) {
+bool Add(const NativeContext& ctx, const Value& in, Args, Value* out) {
   std::vector<Value> values;
   if (!ValuesOf(in, &values)) return Fail(out, FuncTypeError("add", in));
   Value result;
-  if (!SumValues(values, &result)) {
+  if (!SumValues(ctx, values, &result)) {
     *out = std::move(result);
     return false;
   }
@@ -401,6 +406,14 @@ bool MaxBy(const NativeContext&, const Value& in, Args args, Value* out) {
   return Ok(out, MinMaxBy(in.items(), args[0].items(), false));
 }
 
+// Sorting n keys is charged as n log n units of work before it starts (false once a budget is
+// spent); comparing deep keys costs more, but each comparison is bounded by the keys' size.
+bool ChargeSort(const NativeContext& ctx, size_t n) {
+  size_t log = 1;
+  while ((size_t{1} << log) < n && log < 63) ++log;
+  return ctx.Work(n * log);
+}
+
 // Indices of `keys` in stable sorted order.
 std::vector<size_t> SortedOrder(std::span<const Value> keys) {
   std::vector<size_t> order(keys.size());
@@ -417,12 +430,14 @@ Value Permute(std::span<const Value> values, const std::vector<size_t>& order) {
   return r;
 }
 
-bool Sort(const NativeContext&, const Value& in, Args, Value* out) {
+bool Sort(const NativeContext& ctx, const Value& in, Args, Value* out) {
   if (!in.is_array()) return Fail(out, FuncTypeError("sort", in));
+  if (!ChargeSort(ctx, in.size())) return false;
   return Ok(out, Permute(in.items(), SortedOrder(in.items())));
 }
-bool SortBy(const NativeContext&, const Value& in, Args args, Value* out) {
+bool SortBy(const NativeContext& ctx, const Value& in, Args args, Value* out) {
   if (!CheckKeyed("sort_by", in, args, out)) return false;
+  if (!ChargeSort(ctx, in.size())) return false;
   return Ok(out, Permute(in.items(), SortedOrder(args[0].items())));
 }
 
@@ -441,8 +456,9 @@ Value Groups(std::span<const Value> values, std::span<const Value> keys) {
   return r;
 }
 
-bool GroupBy(const NativeContext&, const Value& in, Args args, Value* out) {
+bool GroupBy(const NativeContext& ctx, const Value& in, Args args, Value* out) {
   if (!CheckKeyed("group_by", in, args, out)) return false;
+  if (!ChargeSort(ctx, in.size())) return false;
   return Ok(out, Groups(in.items(), args[0].items()));
 }
 
@@ -460,12 +476,14 @@ Value Uniques(std::span<const Value> values, std::span<const Value> keys) {
   return r;
 }
 
-bool Unique(const NativeContext&, const Value& in, Args, Value* out) {
+bool Unique(const NativeContext& ctx, const Value& in, Args, Value* out) {
   if (!in.is_array()) return Fail(out, FuncTypeError("unique", in));
+  if (!ChargeSort(ctx, in.size())) return false;
   return Ok(out, Uniques(in.items(), in.items()));
 }
-bool UniqueBy(const NativeContext&, const Value& in, Args args, Value* out) {
+bool UniqueBy(const NativeContext& ctx, const Value& in, Args args, Value* out) {
   if (!CheckKeyed("unique_by", in, args, out)) return false;
+  if (!ChargeSort(ctx, in.size())) return false;
   return Ok(out, Uniques(in.items(), args[0].items()));
 }
 

@@ -5,6 +5,7 @@
 
 #include "jq/eval/preview.h"
 #include "jq/eval/value_ops.h"
+#include "wmap/json.h"
 
 namespace wmap::jq::builtins {
 namespace {
@@ -21,6 +22,31 @@ std::string JoinArgPreviews(std::string_view name, std::span<const Value> args) 
 }
 
 }  // namespace
+
+bool ChargedCompactJson(const NativeContext& ctx, const Value& v, std::string* out) {
+  // The writer hands over every kSpillBytes written; what was written since the last charge is
+  // charged then. Once the budget is spent the text is dropped as it comes, so memory stays
+  // bounded while the writer finishes its walk.
+  constexpr size_t kSpillBytes = 64 * 1024;
+  size_t charged = 0;
+  bool spent = false;
+  json::WriteOptions options;
+  options.indent = 0;
+  options.spill_bytes = kSpillBytes;
+  options.spill = [&] {
+    if (!spent && out->size() - charged >= kSpillBytes) {
+      spent = !ctx.Charge(out->size() - charged);
+      charged = out->size();
+    }
+    if (spent) {
+      out->clear();
+      charged = 0;
+    }
+  };
+  json::Write(v, options, out);
+  if (spent) return false;
+  return ctx.Charge(out->size() - charged);
+}
 
 std::string FuncTypeError(std::string_view name, const Value& v) {
   std::string s(name);

@@ -32,6 +32,14 @@ std::string FuncWrapError(std::string_view name, const Value& v, std::string_vie
 std::string FuncArgsWrapError(std::string_view name, std::span<const Value> args, const Value& v,
                               std::string_view reason);
 
+// What one string element of `n` bytes in a new array costs the memory budget (the evaluator's
+// own estimate: short strings live inside the value).
+inline size_t PieceBytes(size_t n) { return sizeof(Value) + (n > 14 ? n + 16 : 0); }
+
+// The compact JSON text of v (tojson), charged to the run as it is written: false (and *out
+// left partial or empty) once the budget is spent.
+bool ChargedCompactJson(const NativeContext& ctx, const Value& v, std::string* out);
+
 // Sets *out to the string error and returns false, for `return Fail(out, ...)`.
 inline bool Fail(Value* out, std::string message) {
   *out = Value::String(std::move(message));

@@ -19,8 +19,9 @@ using Groups = std::vector<int64_t>;
 // Every match of `re` in `s` (all of them when `global`, else at most one), with Go's rules for
 // empty matches: the search moves one code point past an empty match, and an empty match right
 // after the previous match is dropped. With `skip_empty` no empty match is reported at all.
-std::vector<Groups> FindMatches(const RE2& re, std::string_view s, bool global, bool skip_empty) {
-  std::vector<Groups> result;
+// Each match found is charged to the run (false, with *result partial, once the budget is spent).
+bool FindMatches(const NativeContext& ctx, const RE2& re, std::string_view s, bool global,
+                 bool skip_empty, std::vector<Groups>* result) {
   int ngroups = re.NumberOfCapturingGroups() + 1;
   std::vector<re2::StringPiece> sub(static_cast<size_t>(ngroups));
   size_t pos = 0;
@@ -49,12 +50,17 @@ std::vector<Groups> FindMatches(const RE2& re, std::string_view s, bool global, 
         g[2 * k] = sub[k].data() - s.data();
         g[2 * k + 1] = g[2 * k] + static_cast<int64_t>(sub[k].size());
       }
-      result.push_back(std::move(g));
+      if (!ctx.Charge(sizeof(Groups) + g.size() * sizeof(int64_t))) return false;
+      result->push_back(std::move(g));
     }
     if (!global && (accept || !skip_empty)) break;
   }
-  return result;
+  // The search itself is linear in the text (RE2).
+  return ctx.Work(s.size() / 16);
 }
+
+// What a match object of `ngroups` groups costs to build, roughly.
+size_t MatchObjectBytes(size_t ngroups) { return 256 + ngroups * 224; }
 
 // Converts increasing byte offsets to code point offsets without rescanning from the start.
 class CodepointCursor {
@@ -121,7 +127,7 @@ Value MatchObject(const RE2& re, std::string_view s, const Groups& g, CodepointC
 }
 
 // _match(re; flags; testing): an array of match objects, or a boolean when testing is true.
-bool Match(const NativeContext&, const Value& in, Args args, Value* out) {
+bool Match(const NativeContext& ctx, const Value& in, Args args, Value* out) {
   bool testing = args[2].is_bool() && args[2].as_bool();
   std::string_view name = testing ? "test" : "match";
   const Value& flags = args[1];
@@ -138,12 +144,21 @@ bool Match(const NativeContext&, const Value& in, Args args, Value* out) {
   if (testing && !regex.skip_empty) {
     return Ok(out, Value::Bool(RE2::PartialMatch(s, *regex.re)));
   }
-  if (testing) return Ok(out, Value::Bool(!FindMatches(*regex.re, s, true, true).empty()));
-  std::vector<Groups> matches = FindMatches(*regex.re, s, regex.global, regex.skip_empty);
+  std::vector<Groups> matches;
+  if (!FindMatches(ctx, *regex.re, s, regex.global && !testing, regex.skip_empty || testing,
+                   &matches)) {
+    return false;
+  }
+  if (testing) return Ok(out, Value::Bool(!matches.empty()));
   Value result = Value::EmptyArray(matches.size());
   auto& items = result.mutable_items();
   CodepointCursor cursor(s);
-  for (const Groups& g : matches) items.push_back(MatchObject(*regex.re, s, g, &cursor));
+  for (const Groups& g : matches) {
+    if (!ctx.Charge(MatchObjectBytes(g.size() / 2) + static_cast<size_t>(g[1] - g[0]))) {
+      return false;
+    }
+    items.push_back(MatchObject(*regex.re, s, g, &cursor));
+  }
   return Ok(out, std::move(result));
 }
 
@@ -168,7 +183,7 @@ bool Capture(const NativeContext&, const Value& in, Args, Value* out) {
 }
 
 // split(re; flags): the pieces between every match (empty matches included), as jq 1.7.
-bool SplitRegex(const NativeContext&, const Value& in, Args args, Value* out) {
+bool SplitRegex(const NativeContext& ctx, const Value& in, Args args, Value* out) {
   if (!in.is_string()) return Fail(out, FuncTypeError("split", in));
   if (!args[0].is_string()) return Fail(out, FuncTypeError("split", args[0]));
   if (!args[1].is_null() && !args[1].is_string()) return Fail(out, FuncTypeError("split", args[1]));
@@ -179,12 +194,14 @@ bool SplitRegex(const NativeContext&, const Value& in, Args args, Value* out) {
     return Fail(out, std::move(error));
   }
   std::string_view s = in.as_string();
-  std::vector<Groups> matches = FindMatches(*regex.re, s, true, regex.skip_empty);
+  std::vector<Groups> matches;
+  if (!FindMatches(ctx, *regex.re, s, true, regex.skip_empty, &matches)) return false;
   Value result = Value::EmptyArray(matches.size() + 1);
   auto& items = result.mutable_items();
   int64_t prev = 0;
   for (const Groups& g : matches) {
     int64_t start = std::max(prev, g[0]);
+    if (!ctx.Charge(PieceBytes(static_cast<size_t>(start - prev)))) return false;
     items.push_back(Value::String(s.substr(prev, start - prev)));
     prev = std::max(prev, g[1]);
   }

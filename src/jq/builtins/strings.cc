@@ -21,13 +21,15 @@ bool Utf8ByteLength(const NativeContext&, const Value& in, Args, Value* out) {
   return Ok(out, Value::Int(static_cast<int64_t>(in.as_string().size())));
 }
 
-bool ToJson(const NativeContext&, const Value& in, Args, Value* out) {
-  return Ok(out, Value::String(json::ToCompactString(in)));
+bool ToJson(const NativeContext& ctx, const Value& in, Args, Value* out) {
+  std::string text;
+  if (!ChargedCompactJson(ctx, in, &text)) return false;
+  return Ok(out, Value::String(std::move(text)));
 }
 
-bool ToString(const NativeContext&, const Value& in, Args, Value* out) {
+bool ToString(const NativeContext& ctx, const Value& in, Args args, Value* out) {
   if (in.is_string()) return Ok(out, in);
-  return Ok(out, Value::String(json::ToCompactString(in)));
+  return ToJson(ctx, in, args, out);
 }
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -233,13 +235,18 @@ bool Trim(const NativeContext&, const Value& in, Args, Value* out) {
   return Ok(out, Value::String(s.substr(0, TrailingSpaceStart(s))));
 }
 
-bool Explode(const NativeContext&, const Value& in, Args, Value* out) {
+bool Explode(const NativeContext& ctx, const Value& in, Args, Value* out) {
   if (!in.is_string()) return Fail(out, FuncTypeError("explode", in));
   std::string_view s = in.as_string();
-  Value r = Value::EmptyArray(s.size());
+  // Charged in blocks of code points as they are decoded.
+  constexpr size_t kBlock = 4096;
+  Value r = Value::EmptyArray();
   auto& items = r.mutable_items();
   size_t i = 0;
-  while (i < s.size()) items.push_back(Value::Int(text::DecodeUtf8(s, &i)));
+  while (i < s.size()) {
+    if (items.size() % kBlock == 0 && !ctx.Charge(kBlock * sizeof(Value))) return false;
+    items.push_back(Value::Int(text::DecodeUtf8(s, &i)));
+  }
   return Ok(out, std::move(r));
 }
 
@@ -256,39 +263,45 @@ bool Implode(const NativeContext&, const Value& in, Args, Value* out) {
 }
 
 // Splits s on every occurrence of sep (Go's strings.Split: an empty sep splits into code
-// points).
-Value SplitString(std::string_view s, std::string_view sep) {
+// points), charging each piece as it is made; false once the budget is spent.
+bool SplitString(const NativeContext& ctx, std::string_view s, std::string_view sep, Value* out) {
   Value r = Value::EmptyArray();
   auto& items = r.mutable_items();
+  auto piece = [&](size_t start, size_t end) {
+    if (!ctx.Charge(PieceBytes(end - start))) return false;
+    items.push_back(Value::String(s.substr(start, end - start)));
+    return true;
+  };
   if (sep.empty()) {
     size_t i = 0;
     while (i < s.size()) {
       size_t start = i;
       text::DecodeUtf8(s, &i);
-      items.push_back(Value::String(s.substr(start, i - start)));
+      if (!piece(start, i)) return false;
     }
-    return r;
+  } else {
+    size_t start = 0;
+    while (true) {
+      size_t found = s.find(sep, start);
+      if (found == std::string_view::npos) break;
+      if (!piece(start, found)) return false;
+      start = found + sep.size();
+    }
+    if (!piece(start, s.size())) return false;
   }
-  size_t start = 0;
-  while (true) {
-    size_t found = s.find(sep, start);
-    if (found == std::string_view::npos) break;
-    items.push_back(Value::String(s.substr(start, found - start)));
-    start = found + sep.size();
-  }
-  items.push_back(Value::String(s.substr(start)));
-  return r;
+  *out = std::move(r);
+  return true;
 }
 
-bool Split(const NativeContext&, const Value& in, Args args, Value* out) {
+bool Split(const NativeContext& ctx, const Value& in, Args args, Value* out) {
   if (!in.is_string()) return Fail(out, FuncTypeError("split", in));
   if (!args[0].is_string()) return Fail(out, FuncTypeError("split", args[0]));
-  return Ok(out, SplitString(in.as_string(), args[0].as_string()));
+  return SplitString(ctx, in.as_string(), args[0].as_string(), out);
 }
 
 // join: the separator goes between elements with `+` semantics (null adds nothing, any other
 // non-string is an add error); null elements add "", booleans and numbers their JSON text.
-bool Join(const NativeContext&, const Value& in, Args args, Value* out) {
+bool Join(const NativeContext& ctx, const Value& in, Args args, Value* out) {
   std::vector<Value> values;
   if (in.is_array()) {
     values.assign(in.items().begin(), in.items().end());
@@ -299,7 +312,14 @@ bool Join(const NativeContext&, const Value& in, Args args, Value* out) {
   }
   const Value& sep = args[0];
   std::string acc;
+  size_t charged = 0;
   for (size_t i = 0; i < values.size(); ++i) {
+    // The text is charged as it grows, in steps of at least kChargeStep bytes.
+    constexpr size_t kChargeStep = 64 * 1024;
+    if (acc.size() - charged >= kChargeStep) {
+      if (!ctx.Charge(acc.size() - charged)) return false;
+      charged = acc.size();
+    }
     if (i > 0) {
       if (sep.is_string()) {
         acc.append(sep.as_string());
@@ -324,6 +344,7 @@ bool Join(const NativeContext&, const Value& in, Args args, Value* out) {
         return Fail(out, AddError(Value::String(acc), x));
     }
   }
+  if (!ctx.Charge(acc.size() - charged)) return false;
   return Ok(out, Value::String(std::move(acc)));
 }
 

@@ -140,6 +140,8 @@ Status ReduceOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
       return BindPattern(rt, f, in, *pattern_, item, [&]() -> Status {
         Value current = std::move(state);
         bool produced = false;
+        // `state` was moved from, and the callback assigns it before anything reads it.
+        // NOLINTNEXTLINE(bugprone-use-after-move)
         Status st2 = update_->Run(rt, f, current, [&](const Value& next) -> Status {
           state = next;
           produced = true;
@@ -298,6 +300,9 @@ namespace {
 Status ArgsRec(Runtime& rt, Frame* f, const Value& in, const std::vector<OpPtr>& args, int i,
                Value* vals, ArgsThen then) {
   if (i < 0) return then(std::span<const Value>(vals, args.size()));
+  // One native frame per argument: guarded like a call.
+  CallScope scope(rt);
+  if (scope.status() != Status::kOk) return scope.status();
   if (const Value* c = args[i]->Constant()) {
     vals[i] = *c;
     return ArgsRec(rt, f, in, args, i - 1, vals, then);
@@ -316,11 +321,28 @@ Status ForEachArgs(Runtime& rt, Frame* f, const Value& in, const std::vector<OpP
   return ArgsRec(rt, f, in, args, static_cast<int>(args.size()) - 1, vals.data(), then);
 }
 
+namespace {
+
+// A native's work is at least proportional to the size of its input: charged before the call so
+// that the deadline is checked often when natives run over large values.
+uint64_t InputWork(const Value& in) {
+  if (in.is_string()) return in.as_string().size() / 16;
+  if (in.is_array() || in.is_object()) return in.size();
+  return 0;
+}
+
+}  // namespace
+
 Status NativeOp::Call(Runtime& rt, const Value& in, std::span<const Value> args, Sink out) const {
+  if (Status w = rt.Work(InputWork(in)); w != Status::kOk) return w;
   if (spec_->function != nullptr) {
     Value r;
-    if (!spec_->function(rt.native_context(), in, args, &r)) return rt.FailWith(std::move(r));
-    if (r.is_string() || r.is_array() || r.is_object()) {
+    size_t charged_before = rt.memory_charged();
+    bool ok = spec_->function(rt.native_context(), in, args, &r);
+    if (rt.budget_spent()) return Status::kBudget;
+    if (!ok) return rt.FailWith(std::move(r));
+    // A native that charged what it built as it went is not charged a second time.
+    if ((r.is_string() || r.is_array() || r.is_object()) && rt.memory_charged() == charged_before) {
       Status s = rt.ChargeValue(r);
       if (s != Status::kOk) return s;
     }
@@ -340,6 +362,7 @@ Status NativeOp::Call(Runtime& rt, const Value& in, std::span<const Value> args,
   Value error;
   bool ok = spec_->generator(rt.native_context(), in, args, emit, &error);
   if (status != Status::kOk) return status;
+  if (rt.budget_spent()) return Status::kBudget;
   if (!ok) return rt.FailWith(std::move(error));
   return Status::kOk;
 }
@@ -383,6 +406,9 @@ struct ObjectBuilder {
 
   Status Entry(size_t i) {
     if (i == entries.size()) return Emit();
+    // One native frame per entry: guarded like a call.
+    CallScope scope(rt);
+    if (scope.status() != Status::kOk) return scope.status();
     const ObjectOp::Entry& e = entries[i];
     auto with_key = [&](const Value& key) -> Status {
       if (!key.is_string()) {
@@ -448,15 +474,18 @@ Status StringOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
     Status Go(int i) {
       while (i >= 0 && !self->parts_[static_cast<size_t>(i)].expr) --i;
       if (i < 0) return done();
+      // One native frame per interpolated part: guarded like a call.
+      CallScope scope(rt);
+      if (scope.status() != Status::kOk) return scope.status();
       const Part& part = self->parts_[static_cast<size_t>(i)];
       return part.expr->Run(rt, f, in, [&](const Value& v) -> Status {
         if (self->format_ != nullptr) {
           Value formatted;
           Value arg = self->format_name_;
-          if (!self->format_->function(rt.native_context(), v, std::span<const Value>(&arg, 1),
-                                       &formatted)) {
-            return rt.FailWith(std::move(formatted));
-          }
+          bool ok = self->format_->function(rt.native_context(), v, std::span<const Value>(&arg, 1),
+                                            &formatted);
+          if (rt.budget_spent()) return Status::kBudget;
+          if (!ok) return rt.FailWith(std::move(formatted));
           pieces[static_cast<size_t>(i)] = ToStringValue(formatted);
         } else {
           pieces[static_cast<size_t>(i)] = ToStringValue(v);

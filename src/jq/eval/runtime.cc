@@ -40,13 +40,14 @@ T OrMax(T v) {
 
 }  // namespace
 
-Runtime::Runtime(const RunContext& context) : context_(context), native_context_{context} {
+Runtime::Runtime(const RunContext& context) : context_(context), native_context_{context, *this} {
   const Budget& b = context.budget;
   max_steps_ = OrMax<uint64_t>(b.max_steps);
   step_check_at_ = b.deadline ? std::min<uint64_t>(max_steps_, kDeadlineCheckInterval) : max_steps_;
   max_depth_ = OrMax<size_t>(b.max_depth);
   max_memory_ = OrMax<size_t>(b.max_memory_bytes);
   max_outputs_ = OrMax<size_t>(b.max_outputs);
+  work_check_at_ = b.deadline ? kWorkCheckInterval : std::numeric_limits<uint64_t>::max();
   // pthread_getattr_np reads /proc/self/maps on the main thread: once per thread is enough.
   thread_local const char* const kThreadStackLimit = StackLimit();
   stack_limit_ = kThreadStackLimit;
@@ -86,7 +87,9 @@ Status Runtime::Halt(Value value, int exit_code) {
 }
 
 Status Runtime::BudgetExceeded(std::string message) {
-  budget_message_ = std::move(message);
+  // The first budget that ran out is the one reported.
+  if (!budget_spent_) budget_message_ = std::move(message);
+  budget_spent_ = true;
   return Status::kBudget;
 }
 
@@ -116,6 +119,15 @@ Status Runtime::StepSlow() {
   }
   uint64_t next = steps_ + kDeadlineCheckInterval;
   step_check_at_ = context_.budget.deadline ? std::min(next, max_steps_) : max_steps_;
+  return Status::kOk;
+}
+
+Status Runtime::WorkSlow() {
+  if (budget_spent_) return Status::kBudget;
+  if (std::chrono::steady_clock::now() >= *context_.budget.deadline) {
+    return BudgetExceeded("deadline exceeded");
+  }
+  work_check_at_ = work_ + kWorkCheckInterval;
   return Status::kOk;
 }
 

@@ -50,9 +50,12 @@ inline Frame* Up(Frame* f, int hops) {
   return f;
 }
 
-class Runtime {
+class Runtime final : public WorkMeter {
  public:
   Runtime(const RunContext& context);  // NOLINT(google-explicit-constructor)
+  ~Runtime() = default;
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
 
   const RunContext& context() const { return context_; }
   const NativeContext& native_context() const { return native_context_; }
@@ -86,12 +89,27 @@ class Runtime {
     return Step();
   }
   void LeaveCall() { --depth_; }
-  // Charges approximately `bytes` of newly built data against the memory budget.
+  // Charges approximately `bytes` of newly built data against the memory budget; building is
+  // work too (one unit per kBytesPerWorkUnit bytes).
   Status Charge(size_t bytes) {
     memory_ += bytes;
     if (memory_ > max_memory_) return BudgetExceeded("memory limit exceeded");
-    return Status::kOk;
+    return Work(bytes / kBytesPerWorkUnit);
   }
+  // Charges work that builds nothing; the deadline is checked each time kWorkCheckInterval units
+  // have added up, so a step that costs much (sorting a large array, copying a long string) brings
+  // the check closer by what it cost.
+  Status Work(uint64_t units) {
+    work_ += units;
+    if (work_ < work_check_at_) return Status::kOk;
+    return WorkSlow();
+  }
+  // WorkMeter, for natives.
+  bool ChargeBytes(size_t bytes) override { return Charge(bytes) == Status::kOk; }
+  bool ChargeWork(size_t units) override { return Work(units) == Status::kOk; }
+  size_t memory_charged() const { return memory_; }
+  // A budget has been exceeded (by the evaluator or by a native's charge).
+  bool budget_spent() const { return budget_spent_; }
   Status ChargeValue(const Value& v);
   Status CountOutput() {
     if (++outputs_ > max_outputs_) return BudgetExceeded("too many results");
@@ -109,7 +127,11 @@ class Runtime {
   uint64_t break_label() const { return break_label_; }
 
  private:
+  static constexpr size_t kBytesPerWorkUnit = 16;
+  static constexpr uint64_t kWorkCheckInterval = uint64_t{1} << 16;
+
   Status StepSlow();
+  Status WorkSlow();
   Status DepthExceeded();
 
   const RunContext& context_;
@@ -122,6 +144,9 @@ class Runtime {
   const char* stack_limit_ = nullptr;
   size_t memory_ = 0;
   size_t max_memory_ = 0;
+  uint64_t work_ = 0;
+  uint64_t work_check_at_ = 0;
+  bool budget_spent_ = false;
   size_t outputs_ = 0;
   size_t max_outputs_ = 0;
   uint64_t label_counter_ = 0;
