@@ -1,7 +1,10 @@
 #include "model/validator.h"
 
 #include <set>
+#include <string>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "model/labels.h"
 
@@ -88,18 +91,27 @@ void ValidateComponent(const ComponentDefinition& c, const ComponentPositions& p
   }
 }
 
-// Follows ownerRefs from each child; upstream's walk and message.
+// Follows ownerRefs from each child; upstream's walk and message. A walk that meets a component
+// whose own walk reached the root stops there as having reached it (the rest of its path has no
+// cycle), which keeps upstream's answer and makes a long chain linear instead of quadratic.
 std::optional<std::string> FindCycle(const std::vector<ComponentDefinition>& components,
                                      const std::unordered_map<std::string, size_t>& by_name) {
   std::set<std::string> validated;
+  std::unordered_set<std::string> reaches_root;
   for (size_t i = 1; i < components.size(); ++i) {
-    std::set<std::string> visited;
+    std::unordered_set<std::string> visited;
+    std::vector<std::string> path;
     std::string current = components[i].name;
     bool already_validated = false;
     bool reached_root = false;
     while (!current.empty() && !already_validated) {
+      if (reaches_root.count(current)) {
+        reached_root = true;
+        break;
+      }
       if (visited.count(current)) return current;
       visited.insert(current);
+      path.push_back(current);
       auto it = by_name.find(current);
       if (it == by_name.end()) {  // an unknown name reads as an ownerless component
         reached_root = true;
@@ -113,7 +125,11 @@ std::optional<std::string> FindCycle(const std::vector<ComponentDefinition>& com
       current = *c.owner_ref;
       already_validated = validated.count(current) > 0;
     }
-    if (!reached_root) validated.insert(components[i].name);
+    if (reached_root) {
+      reaches_root.insert(path.begin(), path.end());
+    } else {
+      validated.insert(components[i].name);
+    }
   }
   return std::nullopt;
 }

@@ -1,9 +1,12 @@
-// Schoolbook arithmetic on base-2^32 magnitudes; division is Knuth's algorithm D.
+// Schoolbook arithmetic on base-2^32 magnitudes; division is Knuth's algorithm D. Decimal
+// conversions are subquadratic (value/big_int_radix.h).
 #include "wmap/big_int.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+
+#include "value/big_int_radix.h"
 
 namespace wmap {
 namespace {
@@ -66,17 +69,6 @@ Mag MulMag(const Mag& a, const Mag& b) {
   }
   TrimMag(&r);
   return r;
-}
-
-// m = m * mul + add.
-void MulAddSmall(Mag* m, uint32_t mul, uint32_t add) {
-  uint64_t carry = add;
-  for (uint32_t& limb : *m) {
-    uint64_t t = uint64_t{limb} * mul + carry;
-    limb = static_cast<uint32_t>(t);
-    carry = t >> 32;
-  }
-  if (carry != 0) m->push_back(static_cast<uint32_t>(carry));
 }
 
 // m = m / d; returns m % d. d != 0.
@@ -188,21 +180,11 @@ std::optional<BigInt> BigInt::FromDecimal(std::string_view text) {
     text.remove_prefix(1);
   }
   if (text.empty()) return std::nullopt;
-  BigInt b;
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t chunk = std::min<size_t>(9, text.size() - i);
-    uint32_t add = 0;
-    uint32_t mul = 1;
-    for (size_t k = 0; k < chunk; ++k) {
-      char c = text[i + k];
-      if (c < '0' || c > '9') return std::nullopt;
-      add = add * 10 + static_cast<uint32_t>(c - '0');
-      mul *= 10;
-    }
-    MulAddSmall(&b.mag_, mul, add);
-    i += chunk;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
   }
+  BigInt b;
+  b.mag_ = big_int_radix::FromDigits(text);
   b.neg_ = neg;
   b.Trim();
   return b;
@@ -282,9 +264,7 @@ void BigInt::AppendDecimal(std::string* out) const {
     out->push_back('0');
     return;
   }
-  Mag m = mag_;
-  std::vector<uint32_t> chunks;  // base 10^9, least significant first
-  while (!m.empty()) chunks.push_back(DivSmall(&m, 1000000000u));
+  std::vector<uint32_t> chunks = big_int_radix::ToChunks(mag_);  // base 10^9, least first
   if (neg_) out->push_back('-');
   out->append(std::to_string(chunks.back()));
   for (size_t i = chunks.size() - 1; i-- > 0;) {

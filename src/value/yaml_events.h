@@ -5,8 +5,10 @@
 
 #include <yaml.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 #include "wmap/status.h"
 #include "wmap/text.h"
@@ -14,7 +16,10 @@
 namespace wmap::yaml::internal {
 
 // Maps libyaml marks (which count characters) to byte offsets and byte columns. Marks arrive
-// mostly in increasing order, so the conversion walks forward from the last answer.
+// mostly in increasing order, so the conversion walks forward from the last answer; a mark before
+// it restarts from the nearest checkpoint (one every kCheckpointChars characters), and line
+// starts are tracked as the walk goes, so a stream of any length and lines of any length map in
+// linear time.
 class MarkMapper {
  public:
   // Marks count from `skipped` bytes into text (a byte order mark that libyaml never sees).
@@ -26,7 +31,7 @@ class MarkMapper {
     Position p;
     p.offset = offset;
     p.line = static_cast<int>(mark.line) + 1;
-    p.column = static_cast<int>(offset - LineStart(offset)) + 1;
+    p.column = static_cast<int>(offset - TrackedLineStart(offset)) + 1;
     return p;
   }
 
@@ -44,17 +49,35 @@ class MarkMapper {
   }
 
  private:
+  static constexpr size_t kCheckpointChars = 4096;
+
   size_t ByteOffset(size_t char_index) {
     if (char_index < char_index_) {
-      char_index_ = 0;
-      byte_offset_ = skipped_;
+      // checkpoints_[k] is the byte offset of character (k + 1) * kCheckpointChars.
+      size_t k = std::min(char_index / kCheckpointChars, checkpoints_.size());
+      char_index_ = k * kCheckpointChars;
+      byte_offset_ = k == 0 ? skipped_ : checkpoints_[k - 1];
     }
     while (char_index_ < char_index && byte_offset_ < text_.size()) {
       byte_offset_ += text::Utf8LengthFromLead(static_cast<unsigned char>(text_[byte_offset_]));
       ++char_index_;
+      if (char_index_ % kCheckpointChars == 0 &&
+          char_index_ / kCheckpointChars == checkpoints_.size() + 1) {
+        checkpoints_.push_back(byte_offset_);
+      }
     }
     if (byte_offset_ > text_.size()) byte_offset_ = text_.size();
     return byte_offset_;
+  }
+
+  // LineStart, scanning forward from the last offset asked when the offset is past it.
+  size_t TrackedLineStart(size_t offset) {
+    if (offset < line_scan_) return LineStart(offset);
+    for (size_t i = line_scan_; i < offset; ++i) {
+      if (text_[i] == '\n' || text_[i] == '\r') line_start_ = i + 1;
+    }
+    line_scan_ = offset;
+    return line_start_;
   }
 
   size_t LineStart(size_t offset) const {
@@ -67,6 +90,9 @@ class MarkMapper {
   size_t skipped_;
   size_t char_index_ = 0;
   size_t byte_offset_;
+  std::vector<size_t> checkpoints_;
+  size_t line_scan_ = 0;   // every byte before it has been looked at for line breaks
+  size_t line_start_ = 0;  // the start of the line holding line_scan_
 };
 
 // Length of a UTF-8 byte order mark at the start of text (0 or 3). libyaml skips one only when

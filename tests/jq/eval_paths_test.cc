@@ -122,5 +122,34 @@ TEST(EvalPathsTest, LargeUpdatesStayLinear) {
   EXPECT_EQ(Eval("[range(.)] | .[range(length)] = 1 | add", "50000"), "50000");
 }
 
+TEST(EvalPathsTest, ReduceUpdatesItsStateInPlace) {
+  // Quadratic when each step copies the state: minutes for these sizes.
+  EXPECT_EQ(Eval("reduce range(.) as $i ({}; .[\"k\\($i)\"] = $i) | length", "300000"), "300000");
+  EXPECT_EQ(Eval("reduce range(.) as $i ([]; . + [$i]) | length", "300000"), "300000");
+  EXPECT_EQ(Eval("reduce range(.) as $i ([]; .[$i] = $i) | add", "300000"), "44999850000");
+  EXPECT_EQ(Eval("reduce range(.) as $i ({}; . + {\"k\\($i)\": 1}) | length", "300000"), "300000");
+  EXPECT_EQ(Eval("reduce range(.) as $i ({}; .n += 1) | .n", "300000"), "300000");
+  EXPECT_EQ(Eval("reduce range(.) as $i ({}; .[\"k\\($i % 7)\"] |= . + 1) | add", "300000"),
+            "300000");
+}
+
+TEST(EvalPathsTest, InPlaceUpdatesNeverChangeSharedValues) {
+  RunCases({
+      {"[1] as $x | reduce range(2) as $i ($x; . + [$i]) | [., $x]", "null", "[[1,0,1],[1]]"},
+      {"{a: 1} as $x | reduce range(2) as $i ($x; .[\"k\\($i)\"] = $i) | [., $x]", "null",
+       R"([{"a":1,"k0":0,"k1":1},{"a":1}])"},
+      {"reduce range(3) as $i ([]; .[$i] = .)", "null", "[[],[[]],[[],[[]]]]"},
+      {"reduce range(2) as $i ([0]; . + .)", "null", "[0,0,0,0]"},
+      {"[foreach range(3) as $i ([]; . + [$i])]", "null", "[[0],[0,1],[0,1,2]]"},
+      {"[foreach range(3) as $i ({}; .[\"\\($i)\"] = $i; length)]", "null", "[1,2,3]"},
+      {". as $in | reduce range(2) as $i (.; .a += 1) | [., $in]", R"({"a":1})",
+       R"([{"a":3},{"a":1}])"},
+      {"reduce range(2) as $i ([]; .[$i] |= empty)", "null", "[]"},
+      {"try (reduce range(3) as $i ([]; .[$i] = error(\"x\"))) catch .", "null", "\"x\""},
+      {"reduce (1, 2) as $i ([]; . + [$i, $i])", "null", "[1,1,2,2]"},
+      {"reduce range(3) as $i ([]; .[-1:] = [$i])", "null", "[2]"},
+  });
+}
+
 }  // namespace
 }  // namespace wmap::jq::testing

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace wmap {
 namespace {
@@ -141,6 +143,59 @@ TEST(BigIntTest, FromDouble) {
   EXPECT_FALSE(BigInt::FromDouble(0.5).has_value());
   EXPECT_FALSE(BigInt::FromDouble(std::nan("")).has_value());
   EXPECT_FALSE(BigInt::FromDouble(std::numeric_limits<double>::infinity()).has_value());
+}
+
+}  // namespace
+}  // namespace wmap
+
+namespace wmap {
+namespace {
+
+// The decimal text of b by repeated division by 10^9 (Knuth's division): an independent oracle
+// for the subquadratic conversion.
+std::string ReferenceDecimal(BigInt b) {
+  bool neg = b.negative();
+  b = b.Abs();
+  const BigInt billion = BigInt::FromInt64(1000000000);
+  std::vector<int64_t> chunks;
+  while (!b.is_zero()) {
+    BigInt q, r;
+    BigInt::DivMod(b, billion, &q, &r);
+    chunks.push_back(r.ToInt64());
+    b = q;
+  }
+  if (chunks.empty()) return "0";
+  std::string s = neg ? "-" : "";
+  s += std::to_string(chunks.back());
+  for (size_t i = chunks.size() - 1; i-- > 0;) {
+    std::string part = std::to_string(chunks[i]);
+    s += std::string(9 - part.size(), '0') + part;
+  }
+  return s;
+}
+
+TEST(BigIntTest, LongDecimalsConvertExactly) {
+  // Sizes on both sides of the thresholds where conversion switches to divide and conquer.
+  std::mt19937 rng(42);
+  for (size_t digits : {3599, 3600, 3601, 3700, 7300, 12345, 40000}) {
+    std::string text(1, static_cast<char>('1' + rng() % 9));
+    while (text.size() < digits) text.push_back(static_cast<char>('0' + rng() % 10));
+    std::optional<BigInt> b = BigInt::FromDecimal(text);
+    ASSERT_TRUE(b.has_value());
+    EXPECT_EQ(ReferenceDecimal(*b), text) << digits;
+    EXPECT_EQ(b->ToDecimal(), text) << digits;
+    // Arithmetic on the converted value agrees with the text: (b * 10 + 7) prints as text + "7".
+    BigInt c = *b * BigInt::FromInt64(10) + BigInt::FromInt64(7);
+    EXPECT_EQ(c.ToDecimal(), text + "7") << digits;
+  }
+  // Powers of two and of ten, where every limb is zero but one.
+  BigInt two_pow = BigInt::FromInt64(1);
+  for (int i = 0; i < 40000; ++i) two_pow = two_pow + two_pow;
+  EXPECT_EQ(two_pow.ToDecimal(), ReferenceDecimal(two_pow));
+  std::string ten_pow = "1" + std::string(36864, '0');
+  EXPECT_EQ(BigInt::FromDecimal(ten_pow)->ToDecimal(), ten_pow);
+  EXPECT_EQ(BigInt::FromDecimal("-" + ten_pow)->ToDecimal(), "-" + ten_pow);
+  EXPECT_EQ(BigInt::FromDecimal("000" + ten_pow)->ToDecimal(), ten_pow);
 }
 
 }  // namespace

@@ -440,6 +440,91 @@ Status AssignOp::Modify(Runtime& rt, Frame* f, const Value& in, Updater update,
   return Status::kOk;
 }
 
+Status AssignOp::RunOwned(Runtime& rt, Frame* f, Value in, Sink out) const {
+  if (!TakesOwnedInput()) return Run(rt, f, in, out);
+  // The right side first (as Run does), then every path, both over the unchanged input.
+  Value rv;
+  if (op_ != ast::AssignOp::kUpdate) {
+    Status s = rhs_->Run(rt, f, in, [&](const Value& v) -> Status {
+      rv = v;
+      return Status::kOk;
+    });
+    if (s != Status::kOk) return s;
+  }
+  std::vector<Value> paths;
+  Value root = Value::EmptyArray();
+  Status s = lhs_->Paths(rt, f, in, &root, [&](const Value* p, const Value& pv) -> Status {
+    if (p == nullptr) return InvalidPath(rt, pv);
+    paths.push_back(*p);
+    return Status::kOk;
+  });
+  if (s != Status::kOk) return s;
+  Value v = std::move(in);
+  if (op_ == ast::AssignOp::kSet) {
+    for (const Value& p : paths) {
+      s = SetPath(rt, std::move(v), p, rv, &v);
+      if (s != Status::kOk) return s;
+    }
+    return out(v);
+  }
+  ast::BinaryOp bop = ast::BinaryOp::kAdd;
+  switch (op_) {
+    case ast::AssignOp::kSub:
+      bop = ast::BinaryOp::kSub;
+      break;
+    case ast::AssignOp::kMul:
+      bop = ast::BinaryOp::kMul;
+      break;
+    case ast::AssignOp::kDiv:
+      bop = ast::BinaryOp::kDiv;
+      break;
+    case ast::AssignOp::kMod:
+      bop = ast::BinaryOp::kMod;
+      break;
+    default:
+      break;
+  }
+  std::vector<Value> deleted;
+  for (const Value& p : paths) {
+    Value old;
+    s = GetPath(rt, v, p, &old);
+    if (s != Status::kOk) return s;
+    Value next;
+    bool produced = false;
+    if (op_ == ast::AssignOp::kUpdate) {
+      uint64_t id = rt.NewLabel();
+      s = rhs_->Run(rt, f, old, [&](const Value& r) -> Status {
+        next = r;
+        produced = true;
+        return rt.Break(id);
+      });
+      if (s == Status::kBreak && rt.break_label() == id) s = Status::kOk;
+      if (s != Status::kOk) return s;
+    } else if (op_ == ast::AssignOp::kAlt) {
+      next = old.truthy() ? old : rv;
+      produced = true;
+    } else {
+      std::string error;
+      if (!BinaryOperation(bop, old, rv, &next, &error)) return rt.Fail(std::move(error));
+      produced = true;
+    }
+    if (!produced) {
+      deleted.push_back(p);
+      continue;
+    }
+    old = Value();
+    s = SetPath(rt, std::move(v), p, next, &v);
+    if (s != Status::kOk) return s;
+  }
+  if (!deleted.empty()) {
+    Value result;
+    s = DelPaths(rt, v, Value::Array(std::move(deleted)), &result);
+    if (s != Status::kOk) return s;
+    return out(result);
+  }
+  return out(v);
+}
+
 Status AssignOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
   switch (op_) {
     case ast::AssignOp::kSet:

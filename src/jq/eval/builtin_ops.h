@@ -226,6 +226,12 @@ class AssignOp final : public Op {
   AssignOp(ast::AssignOp op, OpPtr lhs, OpPtr rhs)
       : op_(op), lhs_(std::move(lhs)), rhs_(std::move(rhs)) {}
   Status Run(Runtime& rt, Frame* f, const Value& in, Sink out) const override;
+  // `|=` gives one output per input; the other forms when their right side does.
+  bool TakesOwnedInput() const override {
+    return op_ == ast::AssignOp::kUpdate || rhs_->SingleOutput();
+  }
+  // The paths are found first, over the input as given; then the input itself is changed.
+  Status RunOwned(Runtime& rt, Frame* f, Value in, Sink out) const override;
 
  private:
   // Updates every path of lhs in `in`; `update` maps the old value to the new one and returns

@@ -47,6 +47,21 @@ class Op {
 
   // The single value this op always produces without effects, or null.
   virtual const Value* Constant() const { return nullptr; }
+
+  // True when every run of this op ends with exactly one output or with a failure (an error, a
+  // budget, a break): never with none, never with several.
+  virtual bool SingleOutput() const { return Constant() != nullptr; }
+
+  // Updates in place: true when RunOwned may change the input it is given instead of copying
+  // it, which callers that own their input outright (reduce's state) use so that a loop of
+  // `.[k] = v` or `. + [v]` is linear rather than quadratic. Such an op has SingleOutput()
+  // semantics for RunOwned: one output or a failure.
+  virtual bool TakesOwnedInput() const { return false; }
+  // Run with an input the caller gives up; the input's storage is reused when nothing else
+  // shares it (copy-on-write otherwise), so results never differ from Run's.
+  virtual Status RunOwned(Runtime& rt, Frame* f, Value in, Sink out) const {
+    return Run(rt, f, in, out);
+  }
 };
 
 // gojq's identity test between a value produced in path mode and the value at the tracked path.

@@ -19,6 +19,7 @@ class IdentityOp final : public Op {
   Status Paths(Runtime& rt, Frame* f, const Value& in, const Value* path,
                PathSink out) const override;
   bool IsPath(PathQuery&) const override { return true; }
+  bool SingleOutput() const override { return true; }
 };
 
 // A constant.
@@ -147,13 +148,17 @@ class NegOp final : public Op {
 // Arithmetic and comparison: the right operand is the outer loop (gojq's order).
 class BinaryOp final : public Op {
  public:
-  BinaryOp(ast::BinaryOp op, OpPtr left, OpPtr right)
-      : op_(op), left_(std::move(left)), right_(std::move(right)) {}
+  BinaryOp(ast::BinaryOp op, OpPtr left, OpPtr right);
   Status Run(Runtime& rt, Frame* f, const Value& in, Sink out) const override;
+  bool SingleOutput() const override { return left_->SingleOutput() && right_->SingleOutput(); }
+  // `. + x` with a single-output x: appends to (merges into) the input in place.
+  bool TakesOwnedInput() const override { return appends_to_input_; }
+  Status RunOwned(Runtime& rt, Frame* f, Value in, Sink out) const override;
 
  private:
   ast::BinaryOp op_;
   OpPtr left_, right_;
+  bool appends_to_input_ = false;
 };
 
 // `and` / `or`, short-circuiting per left output.
@@ -287,6 +292,7 @@ class VarOp final : public Op {
  public:
   VarOp(int hops, int slot) : hops_(hops), slot_(slot) {}
   Status Run(Runtime& rt, Frame* f, const Value& in, Sink out) const override;
+  bool SingleOutput() const override { return true; }
 
  private:
   int hops_, slot_;
@@ -375,6 +381,7 @@ class ArrayOp final : public Op {
  public:
   explicit ArrayOp(OpPtr body) : body_(std::move(body)) {}
   Status Run(Runtime& rt, Frame* f, const Value& in, Sink out) const override;
+  bool SingleOutput() const override { return true; }
 
  private:
   OpPtr body_;  // may be null for []
@@ -389,6 +396,7 @@ class ObjectOp final : public Op {
   };
   explicit ObjectOp(std::vector<Entry> entries) : entries_(std::move(entries)) {}
   Status Run(Runtime& rt, Frame* f, const Value& in, Sink out) const override;
+  bool SingleOutput() const override;
 
  private:
   std::vector<Entry> entries_;
@@ -405,6 +413,7 @@ class StringOp final : public Op {
   StringOp(std::vector<Part> parts, const NativeSpec* format, Value format_name)
       : parts_(std::move(parts)), format_(format), format_name_(std::move(format_name)) {}
   Status Run(Runtime& rt, Frame* f, const Value& in, Sink out) const override;
+  bool SingleOutput() const override;
 
  private:
   std::vector<Part> parts_;

@@ -138,6 +138,16 @@ Status ReduceOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
       Status st = rt.Step();
       if (st != Status::kOk) return st;
       return BindPattern(rt, f, in, *pattern_, item, [&]() -> Status {
+        if (update_->TakesOwnedInput()) {
+          // The state is handed over, so `.[k] = v` and `. + [v]` update it in place; the
+          // update ends with exactly one output (the next state) or a failure.
+          return update_->RunOwned(rt, f, std::move(state), [&](const Value& next) -> Status {
+            state = next;
+            if (!is_foreach_) return Status::kOk;
+            if (!extract_) return out(next);
+            return extract_->Run(rt, f, next, out);
+          });
+        }
         Value current = std::move(state);
         bool produced = false;
         // `state` was moved from, and the callback assigns it before anything reads it.
@@ -435,6 +445,20 @@ struct ObjectBuilder {
 };
 
 }  // namespace
+
+bool ObjectOp::SingleOutput() const {
+  for (const Entry& e : entries_) {
+    if (!e.key->SingleOutput() || (e.value && !e.value->SingleOutput())) return false;
+  }
+  return true;
+}
+
+bool StringOp::SingleOutput() const {
+  for (const Part& p : parts_) {
+    if (p.expr && !p.expr->SingleOutput()) return false;
+  }
+  return true;
+}
 
 Status ObjectOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
   std::vector<std::pair<Value, Value>> kv(entries_.size());

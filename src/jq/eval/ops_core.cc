@@ -365,6 +365,49 @@ Status NegOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
   });
 }
 
+BinaryOp::BinaryOp(ast::BinaryOp op, OpPtr left, OpPtr right)
+    : op_(op), left_(std::move(left)), right_(std::move(right)) {
+  appends_to_input_ = op_ == ast::BinaryOp::kAdd &&
+                      dynamic_cast<const IdentityOp*>(left_.get()) != nullptr &&
+                      right_->SingleOutput();
+}
+
+Status BinaryOp::RunOwned(Runtime& rt, Frame* f, Value in, Sink out) const {
+  if (!appends_to_input_) return Run(rt, f, in, out);
+  Value right;
+  Status s = right_->Run(rt, f, in, [&](const Value& r) -> Status {
+    right = r;
+    return Status::kOk;
+  });
+  if (s != Status::kOk) return s;
+  if (in.is_array() && right.is_array()) {
+    // Only what is appended is new (the input's storage is reused when unshared).
+    s = rt.Charge(right.size() * sizeof(Value));
+    if (s != Status::kOk) return s;
+    Value sum = std::move(in);
+    if (right.size() > 0) {
+      auto& items = sum.mutable_items();
+      items.insert(items.end(), right.items().begin(), right.items().end());
+    }
+    return out(sum);
+  }
+  if (in.is_object() && right.is_object()) {
+    s = rt.Charge(right.size() * (2 * sizeof(Value) + 8));
+    if (s != Status::kOk) return s;
+    Value sum = std::move(in);
+    for (const Member& m : right.members()) sum.set(m.key, m.value);
+    return out(sum);
+  }
+  Value result;
+  std::string error;
+  if (!BinaryOperation(op_, in, right, &result, &error)) return rt.Fail(std::move(error));
+  if (result.is_string() || result.is_array() || result.is_object()) {
+    s = rt.ChargeValue(result);
+    if (s != Status::kOk) return s;
+  }
+  return out(result);
+}
+
 Status BinaryOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
   auto apply = [&](const Value& l, const Value& r) -> Status {
     Value result;
