@@ -96,16 +96,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   wmap::Value pod = *wmap::json::Parse(kPod);
   for (const wmap::Definition& d : loaded.definitions) {
     wmap::Workload w(d, object);
+    wmap::PodQuerier pods(d);
     for (size_t c = 0; c < d.components().size(); ++c) {
       (void)w.InstanceIds(c);
       (void)w.EffectivePodTemplates(c);
       (void)w.Scales(c);
       (void)w.Status(c);
-      (void)w.MatchesComponentType(c, pod);
       (void)w.UpdateReplicas(c, {});
       (void)w.ApplySuspendActions(c);
+      (void)pods.MatchesComponentType(c, pod);
+      (void)pods.InstanceKey(c, pod);
+      (void)pods.ReplicaKey(c, pod);
     }
-    (void)w.InferPodComponent(pod);
+    (void)pods.InferPodComponent(pod);
     (void)wmap::ComputeResourceNeeds(w);
     (void)wmap::PlanGangs(w, std::span<const wmap::Value>(&pod, 1));
   }

@@ -506,7 +506,9 @@ OpPtr Compiler::CompileBinary(const ast::Node& n) {
   }
   const Value* lc = left->Constant();
   const Value* rc = right->Constant();
-  if (lc && rc) {
+  // Constants are folded here, outside any run's budget, only when the result is small: a large
+  // one (`"a" * 100000000`) is built by the run and charged to it.
+  if (lc && rc && !BuildsLargeValue(n.binary_op, *lc, *rc)) {
     Value r;
     std::string error;
     if (BinaryOperation(n.binary_op, *lc, *rc, &r, &error)) {

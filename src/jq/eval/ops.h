@@ -145,6 +145,10 @@ class NegOp final : public Op {
   OpPtr body_;
 };
 
+// True when `l op r` builds a large string or array (more than a few KiB), which the compiler
+// then leaves to the run (and its budget) instead of folding it.
+bool BuildsLargeValue(ast::BinaryOp op, const Value& l, const Value& r);
+
 // Arithmetic and comparison: the right operand is the outer loop (gojq's order).
 class BinaryOp final : public Op {
  public:

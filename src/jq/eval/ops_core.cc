@@ -408,12 +408,48 @@ Status BinaryOp::RunOwned(Runtime& rt, Frame* f, Value in, Sink out) const {
   return out(result);
 }
 
+namespace {
+
+// What `l op r` will build, when it is large and known before building it: strings and arrays
+// joined by `+`, a string repeated by `*`. 0 when the operation builds nothing large (or the size
+// is not known in advance); the result is then charged once built.
+size_t BytesBeforeBuilding(ast::BinaryOp op, const Value& l, const Value& r) {
+  if (op == ast::BinaryOp::kAdd) {
+    if (l.is_string() && r.is_string()) return l.as_string().size() + r.as_string().size() + 16;
+    if (l.is_array() && r.is_array()) return (l.size() + r.size()) * sizeof(Value) + 32;
+    return 0;
+  }
+  if (op == ast::BinaryOp::kMul) {
+    const Value* text = l.is_string() ? &l : (r.is_string() ? &r : nullptr);
+    const Value* times = l.is_string() ? &r : &l;
+    if (text == nullptr || !times->is_number()) return 0;
+    double n = times->as_double();
+    if (!(n > 1)) return 0;
+    double bytes = static_cast<double>(text->as_string().size()) * n;
+    // Larger results are refused by the operation itself ("repeat string result too large").
+    return bytes < 0x10000000 ? static_cast<size_t>(bytes) + 16 : 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool BuildsLargeValue(ast::BinaryOp op, const Value& l, const Value& r) {
+  constexpr size_t kLarge = 4096;
+  return BytesBeforeBuilding(op, l, r) > kLarge;
+}
+
 Status BinaryOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
   auto apply = [&](const Value& l, const Value& r) -> Status {
+    size_t bytes = BytesBeforeBuilding(op_, l, r);
+    if (bytes > 0) {
+      Status s = rt.Charge(bytes);
+      if (s != Status::kOk) return s;
+    }
     Value result;
     std::string error;
     if (!BinaryOperation(op_, l, r, &result, &error)) return rt.Fail(std::move(error));
-    if (result.is_string() || result.is_array() || result.is_object()) {
+    if (bytes == 0 && (result.is_string() || result.is_array() || result.is_object())) {
       Status s = rt.ChargeValue(result);
       if (s != Status::kOk) return s;
     }
