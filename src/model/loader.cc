@@ -1,6 +1,8 @@
 // Loading: text -> documents -> schema-checked model -> upstream validation -> compiled programs.
 #include <algorithm>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "model/definition_data.h"
@@ -468,14 +470,13 @@ std::optional<Definition> DefinitionLoader::Load(const Value& document,
   const auto& components = data->components;
   data->parents.assign(components.size(), -1);
   data->children.assign(components.size(), {});
+  std::unordered_map<std::string_view, size_t> first_named;  // the first component of a name
+  for (size_t j = 0; j < components.size(); ++j) first_named.emplace(components[j].name, j);
   for (size_t i = 1; i < components.size(); ++i) {
-    for (size_t j = 0; j < components.size(); ++j) {
-      if (components[j].name == *components[i].owner_ref) {
-        data->parents[i] = static_cast<int>(j);
-        data->children[j].push_back(i);
-        break;
-      }
-    }
+    auto it = first_named.find(*components[i].owner_ref);
+    if (it == first_named.end()) continue;
+    data->parents[i] = static_cast<int>(it->second);
+    data->children[it->second].push_back(i);
   }
   data->root_kind = *components[0].kind;
   return Definition(std::move(data));
