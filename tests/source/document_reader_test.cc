@@ -250,6 +250,38 @@ TEST(DocumentReaderTest, PositionsAndErrorsMoveToTheirPlaceInTheInput) {
   EXPECT_EQ(json.Locate(Position{2, 2, 9}).offset, 29u);
 }
 
+// The documents of the pieces, parsed one by one, are the documents of the whole text.
+TEST(DocumentReaderTest, PiecesReadAsTheWholeText) {
+  const char* inputs[] = {
+      "a: 1\n---\nb: 2\n",
+      "---\na: 1\n---\n---\nb: [1, 2]\n...\n",
+      "# c\n%YAML 1.1\n---\na: &x {k: v}\nb: *x\n...\n%YAML 1.1\n---\nc: |\n  ---\n  text\n",
+      "--- |\n  block\n--- >\n  folded\n---\n",
+      "\xEF\xBB\xBF"
+      "a: 1\r\n---\r\nb: 2\r\n",
+      "\n\n  a: 1\n  b: 2\n---\n- x\n- y\n",
+      "a: '---'\nb: \"\n---x\"\n---\n",
+      "---",
+      "a: 1\n---\n",
+  };
+  for (const char* text : inputs) {
+    for (yaml::Schema schema : {yaml::Schema::kKubernetes, yaml::Schema::kGojq}) {
+      auto whole = yaml::ParseStream(text, {.schema = schema});
+      ASSERT_TRUE(whole.ok()) << text << whole.error().message;
+      Outcome o = ReadBothWays(text, {.format = DocumentFormat::kYaml});
+      ASSERT_FALSE(o.error) << text;
+      std::vector<Value> pieces;
+      for (const Doc& d : o.docs) {
+        auto one = yaml::ParseStream(d.text, {.schema = schema});
+        ASSERT_TRUE(one.ok()) << text << " | " << d.text << one.error().message;
+        for (const yaml::Document& doc : *one) pieces.push_back(doc.value);
+      }
+      ASSERT_EQ(pieces.size(), whole->size()) << text;
+      for (size_t i = 0; i < pieces.size(); ++i) EXPECT_EQ(pieces[i], (*whole)[i].value) << text;
+    }
+  }
+}
+
 TEST(DocumentReaderTest, EmptyDocuments) {
   DocumentText d;
   for (const char* t : {"", "---", "---\n", "--- \n\n", "\n"}) {
