@@ -323,6 +323,7 @@ class Definition {
 struct LoadResult {
   std::vector<Definition> definitions;
   std::vector<Error> errors;
+  size_t documents = 0;  // documents the text held (LoadDefinitions)
   bool ok() const { return errors.empty(); }
 };
 

@@ -11,10 +11,15 @@
 //   empty documents are skipped.
 // - Each object keeps its file ("<stdin>" for standard input) and the position of its document
 //   or JSON value; list items keep the list's position and their index.
-// - Memory stays near one document plus the mapping: large files share repeated subtrees within
-//   a document and give back the pages already parsed.
+// - Every input (a file, standard input, a pipe, a FIFO, a device) is cut into documents as it
+//   arrives (DocumentReader, below) and each is parsed and handed on before the next is read:
+//   memory stays near one document, whose text is given back once parsed; a large document
+//   shares its repeated subtrees. The objects of a `kind: List` are handed on one at a time,
+//   each released when the caller drops it.
 // - Errors: a missing path is kNotFound, an unreadable one kIo, a document that does not parse
-//   kInvalidInput with its file and position; reading stops at the first error.
+//   kInvalidInput with its file and position, a document longer than
+//   ObjectStreamOptions::max_document_size kLimitExceeded with its file and line; reading stops
+//   at the first error.
 #ifndef WMAP_SOURCE_H_
 #define WMAP_SOURCE_H_
 
@@ -60,12 +65,17 @@ struct ReadProgress {
   bool finished = false;  // the last report: the stream ended or failed
 };
 
+// The default of --max-document-size (docs/limits.md).
+inline constexpr uint64_t kDefaultMaxDocumentSize = uint64_t{256} << 20;
+
 struct ObjectStreamOptions {
   int stdin_fd = 0;  // what "-" reads
   // Numbers that a plain number would print differently (beyond int64, beyond a double's
   // precision, with a fraction or exponent as written) keep their text, printed as written while
   // they pass through unchanged (Value::NumberLiteral), for commands that write objects back.
   bool numbers_as_written = false;
+  // A document (a YAML document, a JSON value) longer than this is an error; 0: no limit.
+  uint64_t max_document_size = kDefaultMaxDocumentSize;
   // Called after each object and once with finished set; may be empty.
   std::function<void(const ReadProgress&)> on_progress;
 };
@@ -94,6 +104,79 @@ class ObjectStream {
 std::optional<Error> ReadAllObjects(const std::vector<std::string>& paths,
                                     const ObjectStreamOptions& options,
                                     std::vector<SourceObject>* out);
+
+// ---- Documents as they arrive ----
+//
+// DocumentReader cuts one input (a file, a pipe, a FIFO, a device, standard input) into the text
+// of its documents without reading it whole: YAML documents are split at "---" lines (a
+// document-start marker at the start of a line; directives after a "..." line go with the
+// document they precede), JSON values at the end of each complete value, found by a structural
+// scan. Regular files are mapped and their pages given back once read; anything else is read in
+// chunks, so memory stays near the largest document whatever the input's length. A document
+// longer than DocumentReaderOptions::max_document_size is an error (kLimitExceeded) naming the
+// input and the line where the document starts, raised before more than the limit plus one
+// chunk is held.
+
+enum class DocumentFormat {
+  kDetect,  // JSON when the first character (after white space) is '{' or '[', else YAML
+  kYaml,
+  kJson,
+};
+
+// One document's text and its place in the input.
+struct DocumentText {
+  std::string_view text;  // valid until the reader's next call
+  Position start;         // of text's first byte in the input
+  int number = 0;         // 1-based, in input order
+  bool json = false;      // a JSON value (else a YAML document)
+
+  // True for a YAML document with nothing but its "---" marker and white space (or nothing at
+  // all): it reads as null, so a reader may skip parsing it.
+  bool Empty() const;
+  // A position found in `text` (line 1 is its first line) moved to its place in the input.
+  Position Locate(Position p) const;
+  // e's position and context position moved likewise, and the location in a YAML reader's
+  // message ("yaml: line L, column C: ...") rewritten to match.
+  void Locate(Error* e) const;
+};
+
+struct DocumentReaderOptions {
+  DocumentFormat format = DocumentFormat::kDetect;
+  uint64_t max_document_size = kDefaultMaxDocumentSize;  // 0: no limit
+};
+
+class DocumentReader {
+ public:
+  // `name` is the input as errors name it ("<stdin>", a path).
+  DocumentReader(std::string name, DocumentReaderOptions options = {});
+  ~DocumentReader();
+  DocumentReader(const DocumentReader&) = delete;
+  DocumentReader& operator=(const DocumentReader&) = delete;
+
+  // Opens a path: a regular file is mapped, anything else read as it arrives. On failure sets
+  // *error as OpenForReading does and returns false.
+  bool OpenPath(const std::string& path, std::string* error, ErrorCode* code = nullptr);
+  // Reads fd as it arrives (not closed here).
+  void OpenFd(int fd);
+
+  // True with *out set, true with *error set (every later call returns false), or false at the
+  // end of the input.
+  bool Next(DocumentText* out, std::optional<Error>* error);
+  // Reads the last document again, from its start, as YAML, and every later one too (text that
+  // started like JSON but was not).
+  void RereadAsYaml();
+  // The text before `offset` of the last document is no longer needed: a mapped file gives its
+  // pages back (for a large document parsed as it is read).
+  void Release(size_t offset);
+  // Bytes of the input up to the end of the last document.
+  uint64_t offset() const;
+  // Whether the input is mapped (its documents stay readable until the reader moves on).
+  bool mapped() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // Whole-file reads: one allocation sized from fstat and large read() calls for regular files,
 // 1 MiB chunks for pipes and terminals. Failures are worded as Go words them

@@ -90,6 +90,8 @@ std::string DescribeCommandHelp() {
          "  --lenient, --no-crd-defaults   as for 'wmap validate'\n"
          "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
          "                         (docs/limits.md)\n"
+         "  --max-document-size N  the longest document (YAML document or JSON value) an input\n"
+         "                         may hold: 256Mi (0: no limit)\n"
          "\n"
          "Examples:\n"
          "  wmap describe -f examples/jobset-training.yaml\n"

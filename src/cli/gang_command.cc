@@ -241,6 +241,8 @@ std::string GangCommandHelp() {
          "      --no-crd-defaults  do not default the condition field names\n"
          "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
          "                         (docs/limits.md)\n"
+         "  --max-document-size N  the longest document (YAML document or JSON value) an input\n"
+         "                         may hold: 256Mi (0: no limit)\n"
          "  -h, --help             show this help\n"
          "\n"
          "JSON and YAML output, one WorkloadGangs document per workload (docs/output.md):\n"

@@ -101,6 +101,8 @@ std::string GetCommandHelp() {
          "  --lenient, --no-crd-defaults   as for 'wmap validate'\n"
          "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
          "                         (docs/limits.md)\n"
+         "  --max-document-size N  the longest document (YAML document or JSON value) an input\n"
+         "                         may hold: 256Mi (0: no limit)\n"
          "\n"
          "Examples:\n"
          "  wmap get -f examples/\n"
@@ -182,7 +184,7 @@ class GetCommand : public WorkloadCommand {
       for (const std::string& notice : notices) Warn(io, notice);
       notices.clear();
     };
-    ObjectReader reader(input.files, io);
+    ObjectReader reader(input, io);
     SourceObject object;
     std::optional<Error> read_error;
     while (reader.Next(&object, &read_error)) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "cli/limit_values.h"
 #include "cli/source_error.h"
 #include "wmap/source.h"
 #include "wmap/yaml.h"
@@ -33,8 +34,12 @@ std::string YamlErrorText(const Error& e, int* line, int* column) {
 }  // namespace
 
 InputSource::InputSource(InputFormat format, bool slurp, std::vector<std::string> files,
-                         int stdin_fd)
-    : format_(format), slurp_(slurp), files_(std::move(files)), stdin_fd_(stdin_fd) {
+                         int stdin_fd, uint64_t max_document_size)
+    : format_(format),
+      slurp_(slurp),
+      max_document_size_(max_document_size),
+      files_(std::move(files)),
+      stdin_fd_(stdin_fd) {
   if (files_.empty()) files_.push_back("-");
 }
 
@@ -52,6 +57,7 @@ bool InputSource::OpenNext(std::string* error, bool* failed) {
   pending_.clear();
   events_.Clear();
   whole_reader_.reset();  // it reads text_
+  documents_.reset();
   text_.Clear();
   pos_ = 0;
   line_base_ = 0;
@@ -66,6 +72,28 @@ bool InputSource::OpenNext(std::string* error, bool* failed) {
     return false;
   }
   const std::string& file = files_[next_file_++];
+  if (format_ == InputFormat::kYaml && !slurp_) {
+    // Documents are cut from the input as it arrives and parsed one at a time.
+    name_ = file == "-" ? "<stdin>" : file;
+    DocumentReaderOptions options{.format = DocumentFormat::kYaml,
+                                  .max_document_size = max_document_size_};
+    if (file == "-") {
+      if (!stdin_used_) {
+        stdin_used_ = true;
+        documents_.emplace(name_, options);
+        documents_->OpenFd(stdin_fd_);
+      }
+    } else {
+      documents_.emplace(name_, options);
+      if (!documents_->OpenPath(file, error)) {
+        documents_.reset();
+        *failed = true;
+        return true;
+      }
+    }
+    open_ = true;
+    return true;
+  }
   bool chunked = !slurp_ && (format_ == InputFormat::kJson || format_ == InputFormat::kStream ||
                              format_ == InputFormat::kRaw);
   if (file == "-") {
@@ -293,6 +321,17 @@ InputSource::Status InputSource::NextJson(Value* out, std::string* error) {
     std::string_view rest = text_.view().substr(pos_);
     // After one parse ran off the end of the text read so far, read on until the value is whole.
     if (value_cut_ && !eof_ && !ScanForCompleteValue(rest, &scan_)) {
+      if (max_document_size_ != 0 && rest.size() > max_document_size_) {
+        json_failed_ = true;
+        Error e = Error::Of(
+            ErrorCode::kLimitExceeded,
+            "value larger than " + FormatLimitBytes(max_document_size_) + " (--max-document-size)");
+        std::string_view before = text_.view().substr(released_, pos_ - released_);
+        e.position.line = line_base_ + released_lines_ + 1 +
+                          static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+        *error = DocumentErrorText(e);
+        return Status::kError;
+      }
       if (!ReadMore(error)) return Status::kError;
       continue;
     }
@@ -332,6 +371,55 @@ InputSource::Status InputSource::NextJson(Value* out, std::string* error) {
   }
 }
 
+std::string InputSource::DocumentErrorText(const Error& e) const {
+  if (e.code == ErrorCode::kIo) return e.message;
+  return "invalid " + std::string(format_ == InputFormat::kYaml ? "yaml" : "json") + ": " + name_ +
+         ":" + std::to_string(e.position.line) + ": " + e.message;
+}
+
+InputSource::Status InputSource::NextYamlDocument(Value* out, std::string* error) {
+  while (documents_) {
+    DocumentText doc;
+    std::optional<Error> failure;
+    if (!documents_->Next(&doc, &failure)) return Status::kEnd;
+    if (failure) {
+      *error = DocumentErrorText(*failure);
+      documents_.reset();  // the source ends
+      return Status::kError;
+    }
+    if (doc.Empty()) {
+      *out = Value();  // gojq keeps an empty document, as null
+      return Status::kValue;
+    }
+    yaml::StreamReader reader(
+        doc.text, {.schema = yaml::Schema::kGojq, .share_repeated = doc.text.size() >= kLargeText});
+    yaml::Document parsed;
+    Error e;
+    while (reader.Next(&parsed, &e)) {
+      if (!e.message.empty()) {
+        doc.Locate(&e);
+        int line = 0;
+        int column = 0;
+        std::string message = YamlErrorText(e, &line, &column);
+        *error = FormatLineError("invalid yaml", name_, doc.text, line, column, message,
+                                 doc.start.line - 1);
+        documents_.reset();
+        pending_.clear();
+        return Status::kError;
+      }
+      pending_.push_back(std::move(parsed.value));
+      parsed = yaml::Document{};
+    }
+    documents_->Release(doc.text.size());  // the text is not needed while the filter runs
+    if (!pending_.empty()) {
+      *out = std::move(pending_.front());
+      pending_.pop_front();
+      return Status::kValue;
+    }
+  }
+  return Status::kEnd;
+}
+
 InputSource::Status InputSource::FromCurrent(Value* out, std::string* error) {
   if (!pending_.empty()) {
     *out = std::move(pending_.front());
@@ -342,7 +430,7 @@ InputSource::Status InputSource::FromCurrent(Value* out, std::string* error) {
     case InputFormat::kRaw:
       return NextRawLine(out, error);
     case InputFormat::kYaml:
-      return Status::kEnd;
+      return NextYamlDocument(out, error);
     case InputFormat::kJson:
       return NextJson(out, error);
     case InputFormat::kStream: {

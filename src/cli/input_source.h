@@ -3,8 +3,9 @@
 //
 // Guarantees: files are opened one at a time, when the previous one is exhausted. JSON values and
 // raw lines are read in chunks and produced as soon as they are complete (memory stays near the
-// largest value, and a pipe's values appear as they arrive); YAML and slurped input are read to
-// the end first;
+// largest value, and a pipe's values appear as they arrive); YAML documents are cut from the
+// input as it arrives (wmap/source.h's DocumentReader) and parsed one at a time; slurped input is
+// read to the end first; a YAML document or JSON value longer than max_document_size is an error;
 // an unreadable file or a parse error yields one error (formatted as the gojq command prints it)
 // and reading resumes with the next file; standard input is read at most once ("-" again yields
 // nothing). name() is the file the last value came from, empty before the first value and after
@@ -20,6 +21,7 @@
 #include "cli/stream_events.h"
 #include "cli/text_buffer.h"
 #include "wmap/json.h"
+#include "wmap/source.h"
 #include "wmap/value.h"
 
 namespace wmap::cli {
@@ -40,7 +42,8 @@ class InputSource {
   enum class Status { kValue, kError, kEnd };
 
   // files empty: standard input. stdin_fd is the descriptor for standard input.
-  InputSource(InputFormat format, bool slurp, std::vector<std::string> files, int stdin_fd);
+  InputSource(InputFormat format, bool slurp, std::vector<std::string> files, int stdin_fd,
+              uint64_t max_document_size = kDefaultMaxDocumentSize);
   ~InputSource();
   InputSource(const InputSource&) = delete;
   InputSource& operator=(const InputSource&) = delete;
@@ -60,6 +63,7 @@ class InputSource {
 
   InputFormat format_;
   bool slurp_;
+  uint64_t max_document_size_;  // 0: none
   bool slurp_done_ = false;
   std::vector<std::string> files_;
   size_t next_file_ = 0;
@@ -82,6 +86,10 @@ class InputSource {
   // The gojq command's text for a JSON syntax error at `offset` in text_.
   std::string JsonErrorText(const Error& e, size_t offset) const;
   Status NextRawLine(Value* out, std::string* error);
+  // The next YAML document of documents_ (unslurped --yaml-input).
+  Status NextYamlDocument(Value* out, std::string* error);
+  // The error text of a document longer than the limit, or of a read that failed.
+  std::string DocumentErrorText(const Error& e) const;
 
   bool open_ = false;
   std::string name_;
@@ -103,6 +111,7 @@ class InputSource {
   std::deque<Value> pending_;  // YAML documents not yet returned
   StreamEventCursor events_;   // --stream: the events of the current value
   std::optional<json::StreamReader> whole_reader_;  // reads text_ when it is read whole
+  std::optional<DocumentReader> documents_;         // unslurped --yaml-input
 };
 
 }  // namespace wmap::cli

@@ -367,7 +367,7 @@ class JqRun {
                          : flags_.stream     ? InputFormat::kStream
                          : flags_.yaml_input ? InputFormat::kYaml
                                              : InputFormat::kJson;
-    InputSource inputs(format, flags_.slurp, files_, io_.in_fd);
+    InputSource inputs(format, flags_.slurp, files_, io_.in_fd, flags_.max_document_size);
     bool files_given = !files_.empty();
 
     jq::RunContext context;

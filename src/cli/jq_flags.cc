@@ -49,6 +49,8 @@ constexpr FlagSpec kFlags[] = {
     {0, "max-memory", Kind::kLimit, "bytes a program may build per input (512Mi, 2G)"},
     {0, "max-steps", Kind::kLimit, "evaluation steps per input"},
     {0, "max-outputs", Kind::kLimit, "results per input"},
+    {0, "max-document-size", Kind::kLimit,
+     "longest YAML document or JSON value of an input (256Mi; 0: none)"},
     {'v', "version", Kind::kBool, "display version information"},
     {'h', "help", Kind::kBool, "display this help information"},
 };
@@ -258,6 +260,16 @@ class Parser {
       if (flags_.timeout) return true;
       return Fail("invalid argument for flag `" + flag_name + "': \"" + text +
                   "\" (a number and a unit: ns, us, ms, s, m or h, as in 30s)");
+    }
+    if (name == "max-document-size") {
+      std::optional<uint64_t> bytes =
+          text == "0" ? std::optional<uint64_t>(0) : ParseLimitBytes(text);
+      if (bytes) {
+        flags_.max_document_size = *bytes;
+        return true;
+      }
+      return Fail("invalid argument for flag `" + flag_name + "': \"" + text +
+                  "\" (a number of bytes, optionally with Ki, Mi, Gi, k, M or G; 0 for none)");
     }
     if (name == "max-memory") {
       std::optional<uint64_t> bytes = ParseLimitBytes(text);

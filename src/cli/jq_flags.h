@@ -52,10 +52,11 @@ struct JqFlags {
   bool version = false;
   bool help = false;
   // Limits (extensions: gojq has none); unset or 0 means no limit.
-  std::optional<std::chrono::nanoseconds> timeout;  // --timeout: evaluation of the whole command
-  uint64_t max_steps = 0;                           // --max-steps: per input value
-  uint64_t max_memory = 0;                          // --max-memory: bytes built per input value
-  uint64_t max_outputs = 0;                         // --max-outputs: per input value
+  std::optional<std::chrono::nanoseconds> timeout;   // --timeout: evaluation of the whole command
+  uint64_t max_steps = 0;                            // --max-steps: per input value
+  uint64_t max_document_size = uint64_t{256} << 20;  // --max-document-size (0: none)
+  uint64_t max_memory = 0;                           // --max-memory: bytes built per input value
+  uint64_t max_outputs = 0;                          // --max-outputs: per input value
   std::vector<std::string> library_paths;
   std::vector<NamedArgument> named;
   std::vector<PositionalArgument> positional;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "wmap/quantity.h"
 
@@ -59,6 +60,17 @@ std::optional<uint64_t> ParseLimitBytes(std::string_view text) {
   Result<int64_t> amount = QuantityAmount("memory", text);
   if (!amount.ok() || *amount <= 0) return std::nullopt;
   return static_cast<uint64_t>(*amount);
+}
+
+std::string FormatLimitBytes(uint64_t bytes) {
+  static constexpr std::pair<uint64_t, const char*> kUnits[] = {{uint64_t{1} << 40, "Ti"},
+                                                                {uint64_t{1} << 30, "Gi"},
+                                                                {uint64_t{1} << 20, "Mi"},
+                                                                {uint64_t{1} << 10, "Ki"}};
+  for (const auto& [unit, suffix] : kUnits) {
+    if (bytes >= unit && bytes % unit == 0) return std::to_string(bytes / unit) + suffix;
+  }
+  return std::to_string(bytes);
 }
 
 std::optional<uint64_t> ParseLimitCount(std::string_view text) {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace wmap::cli {
@@ -17,6 +18,9 @@ std::optional<std::chrono::nanoseconds> ParseLimitDuration(std::string_view text
 // "512Mi", "2G", "1048576": a positive whole number with an optional suffix, binary (Ki, Mi,
 // Gi, Ti, Pi, Ei) or decimal (k, M, G, T, P, E), read as Kubernetes quantities (wmap/quantity.h).
 std::optional<uint64_t> ParseLimitBytes(std::string_view text);
+
+// A size as ParseLimitBytes reads it back: "256Mi", "1Gi", "1000".
+std::string FormatLimitBytes(uint64_t bytes);
 
 // A positive integer.
 std::optional<uint64_t> ParseLimitCount(std::string_view text);

@@ -136,6 +136,8 @@ std::string MutateCommandHelp() {
          "      --no-crd-defaults      do not default the condition field names\n"
          "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
          "                         (docs/limits.md)\n"
+         "  --max-document-size N  the longest document (YAML document or JSON value) an input\n"
+         "                         may hold: 256Mi (0: no limit)\n"
          "  -v, --verbose              on failure, also print the jq expression as run and the\n"
          "                             evaluator's message\n"
          "  -h, --help                 show this help\n"

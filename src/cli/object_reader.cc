@@ -54,9 +54,12 @@ void Progress::Finish() {
 
 namespace {
 
-ObjectStreamOptions StreamOptions(const CommandIo& io, Progress* progress) {
+ObjectStreamOptions StreamOptions(const InputFlags& flags, const CommandIo& io,
+                                  Progress* progress) {
   ObjectStreamOptions options;
   options.stdin_fd = io.in_fd;
+  options.max_document_size = flags.document_limit;
+  options.numbers_as_written = flags.numbers_as_written;
   options.on_progress = [progress](const ReadProgress& p) {
     if (p.finished) {
       progress->Finish();
@@ -70,8 +73,8 @@ ObjectStreamOptions StreamOptions(const CommandIo& io, Progress* progress) {
 }  // namespace
 
 // progress_ is declared before stream_, so the stream's callback never outlives it.
-ObjectReader::ObjectReader(std::vector<std::string> paths, const CommandIo& io)
-    : progress_(io, "reading"), stream_(std::move(paths), StreamOptions(io, &progress_)) {}
+ObjectReader::ObjectReader(const InputFlags& flags, const CommandIo& io)
+    : progress_(io, "reading"), stream_(flags.files, StreamOptions(flags, io, &progress_)) {}
 
 bool ObjectReader::Next(SourceObject* out, std::optional<Error>* error) {
   std::optional<Error> e;
@@ -80,12 +83,11 @@ bool ObjectReader::Next(SourceObject* out, std::optional<Error>* error) {
   return more;
 }
 
-std::optional<Error> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
-                                    bool numbers_as_written, std::vector<SourceObject>* out) {
+std::optional<Error> ReadAllObjects(const InputFlags& flags, const CommandIo& io,
+                                    std::vector<SourceObject>* out) {
   Progress progress(io, "reading");
-  ObjectStreamOptions options = StreamOptions(io, &progress);
-  options.numbers_as_written = numbers_as_written;
-  if (std::optional<Error> e = wmap::ReadAllObjects(paths, options, out)) {
+  ObjectStreamOptions options = StreamOptions(flags, io, &progress);
+  if (std::optional<Error> e = wmap::ReadAllObjects(flags.files, options, out)) {
     return *e;
   }
   return std::nullopt;

@@ -29,8 +29,7 @@ std::optional<Error> ReadWorkloadInputs(const InputFlags& flags, const CommandIo
     return *e;
   }
   std::vector<SourceObject> objects;
-  if (std::optional<Error> e = ReadAllObjects(flags.files, io, flags.numbers_as_written, &objects))
-    return e;
+  if (std::optional<Error> e = ReadAllObjects(flags, io, &objects)) return e;
   bool any = !objects.empty();
   if (all != nullptr) *all = objects;  // values are shared, not copied
   out->split = GroupWorkloads(std::move(objects), out->resolver);

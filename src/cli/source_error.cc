@@ -51,12 +51,12 @@ std::string FormatSourceError(const SourceErrorSpec& spec) {
 }
 
 std::string FormatLineError(std::string_view kind, std::string_view name, std::string_view contents,
-                            int line, int column, std::string_view message) {
+                            int line, int column, std::string_view message, int line_base) {
   std::string out(kind);
   out.append(": ");
   out.append(name);
   if (line <= 0) return out;
-  std::string_view line_text = text::LineText(contents, line);
+  std::string_view line_text = text::LineText(contents, line - line_base);
   if (line_text.size() > kWindowWidth) {
     line_text = text::TrimTrailingInvalidUtf8(line_text.substr(0, kWindowWidth));
   }

@@ -36,8 +36,9 @@ struct SourceErrorSpec {
 std::string FormatSourceError(const SourceErrorSpec& spec);
 
 // Like FormatSourceError but for an error known only by its 1-based line (YAML).
+// `line_base` lines of the source precede `contents`: `line` counts them, `contents` does not.
 std::string FormatLineError(std::string_view kind, std::string_view name, std::string_view contents,
-                            int line, int column, std::string_view message);
+                            int line, int column, std::string_view message, int line_base = 0);
 
 }  // namespace wmap::cli
 

@@ -61,6 +61,8 @@ std::string StatusCommandHelp() {
          "  --no-crd-defaults      do not default the condition field names\n"
          "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
          "                         (docs/limits.md)\n"
+         "  --max-document-size N  the longest document (YAML document or JSON value) an input\n"
+         "                         may hold: 256Mi (0: no limit)\n"
          "\n"
          "Examples:\n"
          "  wmap status -f examples/raycluster.yaml\n"

@@ -96,6 +96,7 @@ int Execute(WorkloadCommand& command, std::span<const std::string> args, const C
     return kExitOk;
   }
   if (std::optional<Error> e = ValidateShared(command)) return command.Fail(io, *e);
+  if (std::optional<Error> e = command.input.ParseDocumentLimit()) return command.Fail(io, *e);
   if (std::optional<Error> e = command.Validate()) return command.Fail(io, *e);
   Result<EvalOptions> limits = command.input.eval_limits();
   if (!limits.ok()) return command.Fail(io, limits.error());
@@ -112,7 +113,7 @@ int ForEachWorkloadObject(
   auto keep_first = [&](int code) {
     if (exit_code == kExitOk) exit_code = code;
   };
-  ObjectReader reader(command.input.files, io);
+  ObjectReader reader(command.input, io);
   SourceObject object;
   std::optional<Error> read_error;
   // Objects bundled with a workload (Services, ConfigMaps...) are skipped with a warning per

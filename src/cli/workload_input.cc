@@ -168,6 +168,19 @@ void InputFlags::Register(FlagParser* parser) {
   parser->String({"--eval-timeout"}, &eval_timeout);
   parser->String({"--eval-memory"}, &eval_memory);
   parser->String({"--deadline"}, &deadline);
+  parser->String({"--max-document-size"}, &max_document_size);
+}
+
+std::optional<Error> InputFlags::ParseDocumentLimit() {
+  if (max_document_size.empty()) return std::nullopt;
+  std::optional<uint64_t> bytes =
+      max_document_size == "0" ? std::optional<uint64_t>(0) : ParseLimitBytes(max_document_size);
+  if (!bytes) {
+    return UsageError("invalid --max-document-size \"" + max_document_size + "\"",
+                      "give a size such as 64Mi or 1Gi (0 for no limit)");
+  }
+  document_limit = *bytes;
+  return std::nullopt;
 }
 
 Result<EvalOptions> InputFlags::eval_limits() const {

@@ -108,7 +108,12 @@ struct InputFlags {
   std::string eval_timeout;
   std::string eval_memory;
   std::string deadline;
+  // --max-document-size: the longest document an input may hold (docs/limits.md).
+  std::string max_document_size;
+  uint64_t document_limit = kDefaultMaxDocumentSize;  // parsed by ParseDocumentLimit
   void Register(FlagParser* parser);
+  // Parses --max-document-size into document_limit; a usage error when it does not parse.
+  std::optional<Error> ParseDocumentLimit();
   // The limits every definition evaluation of the command gets, the deadline counted from now;
   // a usage error names a flag whose value does not parse.
   Result<EvalOptions> eval_limits() const;
@@ -147,7 +152,7 @@ class Progress {
 // The objects of `-f PATH...` (wmap/source.h), with progress on stderr while reading them.
 class ObjectReader {
  public:
-  ObjectReader(std::vector<std::string> paths, const CommandIo& io);
+  ObjectReader(const InputFlags& flags, const CommandIo& io);
   // True with *out set, or true with *error set (reading stops), or false at the end.
   bool Next(SourceObject* out, std::optional<Error>* error);
 
@@ -157,8 +162,8 @@ class ObjectReader {
 };
 
 // Appends every object of the paths to *out; returns the first error.
-std::optional<Error> ReadAllObjects(const std::vector<std::string>& paths, const CommandIo& io,
-                                    bool numbers_as_written, std::vector<SourceObject>* out);
+std::optional<Error> ReadAllObjects(const InputFlags& flags, const CommandIo& io,
+                                    std::vector<SourceObject>* out);
 
 }  // namespace wmap::cli
 

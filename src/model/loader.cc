@@ -503,6 +503,7 @@ LoadResult LoadDefinitions(std::string_view text, std::string_view file,
     result.errors.push_back(std::move(e));
     return result;
   }
+  result.documents = documents->size();
   if (documents->empty()) {
     result.errors.push_back(Error{"no definition found (the input is empty)",
                                   DisplayName(file),

@@ -11,7 +11,6 @@
 #include <utility>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,113 +30,10 @@ bool HasObjectExtension(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
-// A read-only view of a whole file: mapped for regular files, else read into memory.
-class FileText {
- public:
-  FileText() = default;
-  ~FileText() { Reset(); }
-  FileText(const FileText&) = delete;
-  FileText& operator=(const FileText&) = delete;
-
-  bool OpenPath(const std::string& path, std::string* error) {
-    Reset();
-    int fd = -1;
-    if (!OpenForReading(path, &fd, error)) return false;
-    struct stat st;
-    bool ok = true;
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-      void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p != MAP_FAILED) {
-        ::madvise(p, static_cast<size_t>(st.st_size), MADV_SEQUENTIAL);
-        map_ = p;
-        map_size_ = static_cast<size_t>(st.st_size);
-        ::close(fd);
-        return true;
-      }
-    }
-    std::string read_error;
-    ok = ReadWholeFd(fd, &owned_, &read_error);
-    ::close(fd);
-    if (!ok) *error = "read " + path + ": " + read_error;
-    return ok;
-  }
-  bool OpenFd(int fd, std::string* error) {
-    Reset();
-    return ReadWholeFd(fd, &owned_, error);
-  }
-  std::string_view text() const {
-    if (map_ != nullptr) return {static_cast<const char*>(map_), map_size_};
-    return owned_;
-  }
-  bool mapped() const { return map_ != nullptr; }
-  // Drops the resident pages of a mapped file below offset; they stay readable (a later read
-  // brings them back from the file). Does nothing for text read into memory.
-  void Release(size_t offset) {
-    if (map_ == nullptr) return;
-    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    size_t end = std::min(offset, map_size_) & ~(page - 1);
-    if (end > released_) {
-      ::madvise(static_cast<char*>(map_) + released_, end - released_, MADV_DONTNEED);
-      released_ = end;
-    }
-  }
-  void Reset() {
-    if (map_ != nullptr) ::munmap(map_, map_size_);
-    map_ = nullptr;
-    map_size_ = 0;
-    released_ = 0;
-    owned_.clear();
-    owned_.shrink_to_fit();
-  }
-
- private:
-  void* map_ = nullptr;
-  size_t map_size_ = 0;
-  size_t released_ = 0;
-  std::string owned_;
-};
-
-// Files from which JSON is read as a large document: repeated subtrees shared, parsed pages of a
-// mapped file dropped as the reader moves on (a `kubectl get -o json` list of many workloads).
-constexpr size_t kLargeFile = size_t{4} << 20;
-
-// Tracks line/column of offsets that only grow.
-class LineCounter {
- public:
-  void Reset(std::string_view text) {
-    text_ = text;
-    offset_ = 0;
-    line_ = 1;
-    line_start_ = 0;
-  }
-  Position At(size_t offset) {
-    if (offset < offset_) Reset(text_);
-    offset = std::min(offset, text_.size());
-    while (offset_ < offset) {
-      const void* nl = std::memchr(text_.data() + offset_, '\n', offset - offset_);
-      if (nl == nullptr) {
-        offset_ = offset;
-        break;
-      }
-      offset_ = static_cast<size_t>(static_cast<const char*>(nl) - text_.data()) + 1;
-      ++line_;
-      line_start_ = offset_;
-    }
-    Position p;
-    p.line = line_;
-    p.column = static_cast<int>(offset - line_start_) + 1;
-    p.offset = offset;
-    return p;
-  }
-
- private:
-  std::string_view text_;
-  size_t offset_ = 0;
-  int line_ = 1;
-  size_t line_start_ = 0;
-};
-
-bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+// Documents from which JSON and YAML are read as large documents: repeated subtrees shared,
+// parsed pages of a mapped file given back as the reader moves on (a `kubectl get -o json` list
+// of many workloads).
+constexpr size_t kLargeDocument = size_t{4} << 20;
 
 // A `kind: List` or `kind: *List` with an items array.
 bool IsList(const Value& v) {
@@ -251,44 +147,29 @@ class ObjectStream::Impl {
 
  private:
   std::optional<Error> OpenFile(const std::string& path) {
-    std::string error;
     name_ = path == "-" ? "<stdin>" : path;
-    bool ok;
+    DocumentReaderOptions options;
+    options.format = path.ends_with(".json") ? DocumentFormat::kJson : DocumentFormat::kDetect;
+    options.max_document_size = options_.max_document_size;
+    json_may_fall_back_ = options.format == DocumentFormat::kDetect;
+    documents_.emplace(name_, options);
     if (path == "-") {
-      if (stdin_used_) return std::nullopt;
+      if (stdin_used_) {
+        documents_.reset();
+        return std::nullopt;
+      }
       stdin_used_ = true;
-      ok = text_.OpenFd(options_.stdin_fd, &error);
-      if (!ok) error = "read <stdin>: " + error.substr(std::min<size_t>(error.size(), 6));
+      documents_->OpenFd(options_.stdin_fd);
     } else {
-      ok = text_.OpenPath(path, &error);
+      std::string error;
+      if (!documents_->OpenPath(path, &error)) {
+        documents_.reset();
+        Error e;
+        e.code = ErrorCode::kIo;
+        e.message = error;
+        return e;
+      }
     }
-    if (!ok) {
-      Error e;
-      e.code = ErrorCode::kIo;
-      e.message = error;
-      return e;
-    }
-    std::string_view t = text_.text();
-    lines_.Reset(t);
-    size_t i = 0;
-    if (t.starts_with("\xEF\xBB\xBF")) i = 3;
-    while (i < t.size() && IsJsonSpace(t[i])) ++i;
-    bool json_ext = path.ends_with(".json");
-    json_mode_ = json_ext || (i < t.size() && (t[i] == '{' || t[i] == '['));
-    json_may_fall_back_ = !json_ext;
-    json::ReadOptions options;
-    options.gojq_numbers = options_.numbers_as_written;
-    if (t.size() >= kLargeFile && text_.mapped()) {
-      options.share_repeated = true;
-      options.release_consumed = [this](size_t offset) {
-        lines_.At(json_base_ + offset);  // count the lines first: the counter only moves on
-        text_.Release(json_base_ + offset);
-      };
-    }
-    json_reader_.emplace(t.substr(i), std::move(options));
-    json_base_ = i;
-    yaml_reader_.reset();
-    if (!json_mode_) yaml_reader_ = MakeYamlReader(t);
     open_ = true;
     first_value_ = true;
     return std::nullopt;
@@ -299,26 +180,17 @@ class ObjectStream::Impl {
     if (!options_.on_progress || reported_finish_) return;
     reported_finish_ = finished;
     ReadProgress p;
-    p.bytes_done = done_bytes_ + CurrentOffset();
+    p.bytes_done = done_bytes_ + (open_ ? documents_->offset() : 0);
     p.bytes_total = total_bytes_;
     p.objects = objects_;
     p.finished = finished;
     options_.on_progress(p);
   }
 
-  size_t CurrentOffset() const {
-    if (!open_) return 0;
-    if (json_mode_) return json_base_ + json_reader_->offset();
-    return yaml_offset_;
-  }
-
   void CloseFile() {
-    done_bytes_ += text_.text().size();
+    done_bytes_ += documents_->offset();
     open_ = false;
-    yaml_reader_.reset();
-    json_reader_.reset();
-    text_.Reset();
-    yaml_offset_ = 0;
+    documents_.reset();
   }
 
   Error ParseError(const Error& err, std::string_view kind) {
@@ -334,61 +206,87 @@ class ObjectStream::Impl {
 
   // Reads the next document of the open file into pending_ (nothing at its end).
   std::optional<Error> ReadDocument() {
-    if (json_mode_) {
-      size_t t_off = json_reader_->offset();
-      std::string_view rest = text_.text().substr(json_base_ + t_off);
-      size_t skip = 0;
-      while (skip < rest.size() && IsJsonSpace(rest[skip])) ++skip;
-      Position start = lines_.At(json_base_ + t_off + skip);
-      Value v;
-      Error err;
-      if (!json_reader_->Next(&v, &err)) {
-        CloseFile();
-        return std::nullopt;
-      }
-      if (json_reader_->failed()) {
-        if (first_value_ && json_may_fall_back_) {
-          // Not JSON after all (a YAML flow document): read it as YAML.
-          json_mode_ = false;
-          yaml_reader_ = MakeYamlReader(text_.text());
-          return std::nullopt;
-        }
-        err.file = name_;
-        if (!err.position.known()) err.position = lines_.At(json_base_ + json_reader_->offset());
-        return ParseError(err, "JSON");
-      }
-      first_value_ = false;
-      // Objects are dropped once their rows are made: share only within one document.
-      json_reader_->ForgetShared();
-      if (v.is_array()) {
-        int index = 0;
-        for (const Value& item : v.items()) Push(item, start, index++);
-      } else {
-        Push(std::move(v), start, -1);
-      }
-      return std::nullopt;
-    }
-    yaml::Document doc;
-    Error err;
-    if (!yaml_reader_->Next(&doc, &err)) {
+    DocumentText doc;
+    std::optional<Error> read_error;
+    if (!documents_->Next(&doc, &read_error)) {
       CloseFile();
       return std::nullopt;
     }
-    if (!err.message.empty()) return ParseError(err, "YAML");
-    // Documents are dropped once their rows are made: share only within one document.
-    yaml_reader_->ForgetShared();
-    yaml_offset_ = doc.start.offset;
-    Push(std::move(doc.value), doc.start, -1);
+    if (read_error) return read_error;
+    const bool first = first_value_;
+    first_value_ = false;
+    if (doc.json) return ReadJson(doc, first);
+    if (doc.Empty()) return std::nullopt;  // null, which holds no object
+    yaml::ReadOptions options;
+    // A large document shares its repeated subtrees (a `kubectl get -o yaml` list of many
+    // workloads).
+    options.share_repeated = doc.text.size() >= kLargeDocument;
+    options.numbers_as_written = options_.numbers_as_written;
+    yaml::StreamReader reader(doc.text, options);
+    yaml::Document parsed;
+    Error err;
+    while (reader.Next(&parsed, &err)) {
+      if (!err.message.empty()) {
+        doc.Locate(&err);
+        return ParseError(err, "YAML");
+      }
+      Push(std::move(parsed.value), doc.Locate(parsed.start), -1);
+      parsed = yaml::Document{};
+    }
+    // The text is no longer needed while the document's objects are used.
+    documents_->Release(doc.text.size());
     return std::nullopt;
   }
 
-  // A large YAML file shares the repeated subtrees of each document (a `kubectl get -o yaml`
-  // list of many workloads).
-  std::unique_ptr<yaml::StreamReader> MakeYamlReader(std::string_view text) const {
-    yaml::ReadOptions options;
-    options.share_repeated = text.size() >= kLargeFile;
-    options.numbers_as_written = options_.numbers_as_written;
-    return std::make_unique<yaml::StreamReader>(text, options);
+  std::optional<Error> ReadJson(const DocumentText& doc, bool first) {
+    json::ReadOptions options;
+    options.gojq_numbers = options_.numbers_as_written;
+    // Text given back cannot be read again as YAML: a value that fails after that is a JSON
+    // error (YAML flow text fails at its first unquoted key, long before).
+    bool released = false;
+    if (doc.text.size() >= kLargeDocument) {
+      options.share_repeated = true;
+      options.release_consumed = [this, &released](size_t offset) {
+        released = true;
+        documents_->Release(offset);
+      };
+    }
+    json::StreamReader reader(doc.text, std::move(options));
+    Value v;
+    Error err;
+    if (!reader.Next(&v, &err)) return std::nullopt;
+    if (reader.failed()) {
+      if (first && json_may_fall_back_ && (!released || documents_->mapped())) {
+        // Not JSON after all (a YAML flow document): read it as YAML.
+        documents_->RereadAsYaml();
+        first_value_ = true;
+        return std::nullopt;
+      }
+      if (!err.position.known()) err.position = PositionAt(doc.text, reader.offset());
+      doc.Locate(&err);
+      return ParseError(err, "JSON");
+    }
+    documents_->Release(doc.text.size());
+    Position start{1, 1, 0};
+    if (v.is_array()) {
+      int index = 0;
+      for (const Value& item : v.items()) Push(item, doc.Locate(start), index++);
+    } else {
+      Push(std::move(v), doc.Locate(start), -1);
+    }
+    return std::nullopt;
+  }
+
+  // The line and column of an offset of text.
+  static Position PositionAt(std::string_view text, size_t offset) {
+    offset = std::min(offset, text.size());
+    Position p;
+    p.line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + offset, '\n'));
+    size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+    line_start = line_start == std::string_view::npos || offset == 0 ? 0 : line_start + 1;
+    p.column = static_cast<int>(offset - line_start) + 1;
+    p.offset = offset;
+    return p;
   }
 
   void Push(Value v, Position start, int index) {
@@ -421,15 +319,9 @@ class ObjectStream::Impl {
 
   bool open_ = false;
   std::string name_;
-  FileText text_;
-  LineCounter lines_;
-  bool json_mode_ = false;
+  std::optional<DocumentReader> documents_;  // the open file's
   bool json_may_fall_back_ = false;
   bool first_value_ = true;
-  size_t json_base_ = 0;
-  std::optional<json::StreamReader> json_reader_;
-  std::unique_ptr<yaml::StreamReader> yaml_reader_;
-  size_t yaml_offset_ = 0;
   std::deque<SourceObject> pending_;
 };
 
