@@ -72,7 +72,7 @@ class Cluster {
     return it == env_.end() ? "" : it->second;
   }
   const std::string& work() const { return work_; }
-  // A namespace name unique to this run.
+  // A namespace name unique to this process.
   std::string Namespace(const std::string& base) const { return "wl" + run_ + "-" + base; }
 
   // Runs the cluster's kubectl as admin with `input` on standard input.
@@ -116,10 +116,12 @@ class Cluster {
     }
     char tmpl[] = "/tmp/wmap-live-XXXXXX";
     work_ = mkdtemp(tmpl);
+    // ctest runs each test in a process of its own, often within the same second.
     run_ = std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
                               std::chrono::system_clock::now().time_since_epoch())
                               .count() %
-                          1000000);
+                          1000000) +
+           "-" + std::to_string(::getpid());
     ok_ = !env("WMAP_CLUSTER_SERVER").empty();
   }
 
