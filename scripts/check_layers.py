@@ -29,7 +29,8 @@ LAYERS = {
     "source": ["value", "meta"],
     "inventory": ["value", "meta", "source", "jq", "model", "catalog"],
     "view": ["value", "meta", "source", "jq", "model", "catalog", "inventory", "resolve", "scheduling"],
-    "cli": ["value", "meta", "source", "inventory", "view", "schema", "jq", "model", "resolve", "scheduling", "catalog"],
+    "kube": ["value"],
+    "cli": ["value", "meta", "source", "inventory", "view", "schema", "jq", "model", "resolve", "scheduling", "catalog", "kube"],
 }
 
 # The layer that owns each public header.
@@ -58,6 +59,7 @@ PUBLIC_HEADERS = {
     "catalog.h": "catalog",
     "inventory.h": "inventory",
     "view.h": "view",
+    "kube.h": "kube",
 }
 
 # Libraries the build links, included by their own folder names.

@@ -56,7 +56,7 @@ if command -v clang-tidy > /dev/null && git rev-parse --is-inside-work-tree > /d
 fi
 stage tidy
 
-(cd build && ctest -j"$jobs" --output-on-failure)
+(cd build && ctest -j"$jobs" --output-on-failure -LE cluster)
 stage test
 
 bash scripts/test_upstream.sh build/wmap
@@ -69,7 +69,7 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWMAP_SANITIZE=ON -D
   -DWMAP_SHARED=OFF -DWMAP_WERROR=ON "${launcher[@]}"
 ninja -C build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest -j"$jobs" --output-on-failure -LE 'conformance|install')
+  ctest -j"$jobs" --output-on-failure -LE 'conformance|install|cluster')
 stage asan
 
 JOBS=$jobs bash fuzz/run.sh 10

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The live-cluster test: builds kube-apiserver, etcd and kubectl (scripts/cluster-bin.sh, cached
 # per version), starts a cluster in a temporary folder (scripts/dev-cluster.sh up), runs go vet
-# and go test in tests/cluster against it, and stops it again, whatever happens.
+# and go test in tests/cluster against it, then wmap's own tests of label `cluster` (ctest in
+# the build folder: WMAP_BUILD_DIR, default build), and stops it again, whatever happens.
 #
 #   bash scripts/test_cluster.sh
+#   WMAP_BUILD_DIR=build-asan bash scripts/test_cluster.sh
 #
+# The C++ tests need a build of the tree (wmap_cluster_tests); without one they are skipped
+# with a line saying so.
 # Skips with one line when Go is not installed (go on PATH or in /usr/local/go/bin), and when
 # the shared data's CRDs (../shared/schemas/crds, WMAP_SHARED_DIR) are missing unless
 # WMAP_REQUIRE_SHARED=1, which makes that a failure. WMAP_KEEP_CLUSTER=1 leaves the cluster
@@ -29,6 +33,8 @@ if [ ! -d "$shared/schemas/crds" ]; then
   exit 0
 fi
 export GOFLAGS="${GOFLAGS:-} -buildvcs=false"
+build_dir=${WMAP_BUILD_DIR:-build}
+case $build_dir in /*) ;; *) build_dir=$root/$build_dir ;; esac
 
 bash scripts/cluster-bin.sh > /dev/null
 dir=$(mktemp -d "${TMPDIR:-/tmp}/wmap-cluster-test.XXXXXX")
@@ -54,3 +60,11 @@ cd tests/cluster
 export CGO_ENABLED=0
 go vet ./...
 WMAP_CLUSTER_DIR="$dir" go test -count=1 -timeout 10m ./...
+cd "$root"
+
+if [ -x "$build_dir/tests/wmap_cluster_tests" ]; then
+  WMAP_TEST_KUBECONFIG=$dir/kubeconfig WMAP_CLUSTER_DIR=$dir \
+    ctest --test-dir "$build_dir" -L cluster --output-on-failure
+else
+  echo "cluster: C++ tests skipped: no $build_dir/tests/wmap_cluster_tests (build the tree first)"
+fi

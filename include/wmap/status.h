@@ -42,6 +42,9 @@ enum class ErrorCode : uint8_t {
   kIo,                 // reading or writing failed
   kUnsupported,        // a valid request this build or this workload cannot serve
   kNotWritable,        // a change the definition has no writable path for
+  kUnauthorized,       // the API server rejected the credentials (401)
+  kForbidden,          // the API server refused the request to this user (403)
+  kUnreachable,        // the API server could not be reached (DNS, connect, TLS, timeout)
   kInternal,           // a broken invariant (a bug)
 };
 

@@ -4,10 +4,12 @@
 // of objects, not with their size.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "cli/cluster_source.h"
 #include "cli/display_format.h"
 #include "cli/pod_commands.h"
 #include "cli/table_writer.h"
@@ -69,48 +71,75 @@ std::string Joined(const std::vector<ResourceStatus>& v) {
 }  // namespace
 
 std::string GetCommandHelp() {
-  return "List the workloads found in files and folders, read through their definitions.\n"
+  return "List workloads read through their definitions, from the cluster or from files.\n"
          "\n"
          "Usage:\n"
+         "  wmap get TYPE[,TYPE...] [NAME...] [-n NAMESPACE | -A] [-l SELECTOR]\n"
+         "           [--field-selector SEL] [--status S] [-o table|wide|json|yaml|name]\n"
+         "  wmap get TYPE/NAME...\n"
          "  wmap get -f PATH... [-l SELECTOR] [--status S] [-n NAMESPACE]\n"
-         "           [-o table|wide|json|yaml]\n"
+         "           [-o table|wide|json|yaml|name]\n"
          "\n"
-         "Every object of the files (multi-document YAML, JSON values or arrays, kind: List;\n"
-         "folders are read recursively, - is standard input) is looked up by apiVersion and\n"
-         "kind in the built-in catalog, --definitions DIR and --definition FILE. Objects owned\n"
-         "by another given object (a JobSet's Jobs) and Pods are not rows: they are counted in\n"
-         "their workload's PODS and GPUS. Objects of a kind with no definition are reported\n"
-         "once per kind on stderr and skipped.\n"
+         "With TYPE, the workloads are read from the cluster of the kubeconfig (as kubectl\n"
+         "reads it: KUBECONFIG, --kubeconfig, --context...). TYPE is resolved as kubectl does:\n"
+         "plural, singular, short name or kind, any case, narrowed with .group or\n"
+         ".version.group (jobsets, jobset, JobSet.v1alpha2.jobset.x-k8s.io). Lists are read\n"
+         "in pages of --chunk-size; -l and --field-selector are sent to the server. The\n"
+         "children the definition names and the pods of the workloads' namespaces are read\n"
+         "too (one list per kind and namespace) for PODS and GPUS. The output is the one\n"
+         "'get -f' prints for the same objects.\n"
+         "\n"
+         "With -f, every object of the files (multi-document YAML, JSON values or arrays,\n"
+         "kind: List; folders are read recursively, - is standard input) is looked up by\n"
+         "apiVersion and kind in the built-in catalog, --definitions DIR and --definition\n"
+         "FILE, and the network is never used. Objects owned by another given object (a\n"
+         "JobSet's Jobs) and Pods are not rows: they are counted in their workload's PODS\n"
+         "and GPUS. Objects of a kind with no definition are reported once per kind on\n"
+         "stderr and skipped.\n"
          "\n"
          "Columns: NAME NAMESPACE KIND STATUS PODS GPUS AGE. STATUS lists every status the\n"
          "definition matches. PODS is ready/desired when pods are among the inputs, else\n"
          "desired. GPUS (and CPU, MEMORY in wide) are the requests of the workload's pods when\n"
          "they are given, else of its pod templates times their replicas. Wide adds CPU,\n"
-         "MEMORY, DEFINITION and SOURCE (file:line). AGE counts from SOURCE_DATE_EPOCH when\n"
-         "set. Rows keep the input order.\n"
+         "MEMORY, DEFINITION and SOURCE (file:line, or the object's API path). AGE counts\n"
+         "from SOURCE_DATE_EPOCH when set. Rows keep the input order (the server's order).\n"
+         "-o name prints kind.group/name, one a line.\n"
          "\n"
          "Flags:\n"
          "  -f, --filename PATH    files or folders to read (repeatable); - for standard input\n"
          "  -l, --selector SEL     labels, as kubectl: a=b,c!=d,e in (x,y),f notin (z),g,!h\n"
          "  --status S             only workloads with status S (repeatable or S1,S2)\n"
-         "  -n, --namespace NS     only workloads of namespace NS\n"
+         "  -n, --namespace NS     only workloads of namespace NS (default: the context's)\n"
+         "  -A, --all-namespaces   every namespace (cluster)\n"
+         "  --field-selector SEL   fields, as kubectl: metadata.name=x,metadata.namespace!=y\n"
+         "                         (cluster)\n"
+         "  --chunk-size N         objects per list request (default 500; 0: one request)\n"
          "  -d, --definition FILE  use the definitions of FILE (repeatable)\n"
          "  --definitions DIR      use the definitions of DIR (repeatable)\n"
-         "  -o, --output FORMAT    table (default), wide, json or yaml\n"
-         "                         (a WorkloadList document: docs/output.md)\n"
+         "  -o, --output FORMAT    table (default), wide, json, yaml or name\n"
+         "                         (json and yaml: a WorkloadList document: docs/output.md)\n"
          "  --lenient, --no-crd-defaults   as for 'wmap validate'\n"
          "  --eval-timeout D, --eval-memory N, --deadline D   limits of definition evaluation\n"
          "                         (docs/limits.md)\n"
          "  --max-document-size N  the longest document (YAML document or JSON value) an input\n"
          "                         may hold: 256Mi (0: no limit)\n"
          "\n"
+         "Cluster flags (as kubectl's):\n"
+         "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
+         "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n"
+         "\n"
          "Examples:\n"
+         "  wmap get jobsets -n ml-training\n"
+         "  wmap get jobsets,rayclusters -A -l team=foundation-models -o wide\n"
+         "  wmap get jobset/llama-finetune -n ml-training -o json\n"
          "  wmap get -f examples/\n"
          "  wmap get -f examples/ --status Running -o wide\n"
          "  wmap get -f examples/ -l 'team in (data-platform,inference-platform)' -o json\n"
          "  kubectl get jobsets,pods -A -o yaml | wmap get -f - -l team=foundation-models\n"
          "\n"
-         "Exit status: 0 success, 1 invalid input, 2 usage, 3 a path does not exist.\n";
+         "Exit status: 0 success, 1 invalid input or a cluster error (unreachable, 401, 403),\n"
+         "2 usage, 3 a path, a TYPE or a NAME that does not exist, 4 no definition for TYPE.\n";
 }
 
 namespace {
@@ -140,7 +169,9 @@ std::string ListTable(const view::WorkloadList& list, bool wide, int64_t now) {
     }
     cells.push_back(created ? HumanDuration(now - *created) : "<unknown>");
     if (wide) {
-      std::string source = r.file + ":" + std::to_string(r.position.line);
+      // Objects read from a cluster have their API path and no line.
+      std::string source = r.file;
+      if (r.position.known()) source += ":" + std::to_string(r.position.line);
       if (r.list_index >= 0) source += "[" + std::to_string(r.list_index) + "]";
       cells.insert(cells.end(), {r.definition, source});
     }
@@ -149,19 +180,37 @@ std::string ListTable(const view::WorkloadList& list, bool wide, int64_t now) {
   return table.Render();
 }
 
+// -o name: kind.group/name, as kubectl prints it.
+std::string NameList(const view::WorkloadList& list) {
+  std::string out;
+  for (const view::WorkloadSummary& r : list.items) {
+    std::string kind = Lower(r.kind);
+    size_t slash = r.api_version.find('/');
+    if (slash != std::string::npos) kind += "." + r.api_version.substr(0, slash);
+    out += kind + "/" + view::DisplayName(r.name, r.generate_name) + "\n";
+  }
+  return out;
+}
+
 class GetCommand : public WorkloadCommand {
  public:
   GetCommand()
       : WorkloadCommand({"get",
                          GetCommandHelp,
-                         {"table", "wide", "json", "yaml"},
+                         {"table", "wide", "json", "yaml", "name"},
                          true,
-                         "give the objects with -f PATH"}) {}
+                         "give a TYPE to read from the cluster, or the objects with -f PATH",
+                         0,
+                         true}) {}
 
   void AddFlags(FlagParser* parser) override {
     parser->String({"-l", "--selector"}, &selector_text_);
     parser->String({"-n", "--namespace"}, &options_.namespace_name);
     parser->Strings({"--status"}, &status_flags_);
+    parser->Bool({"-A", "--all-namespaces"}, &all_namespaces_);
+    parser->String({"--field-selector"}, &field_selector_);
+    parser->String({"--chunk-size"}, &chunk_size_text_);
+    cluster_.Register(parser);
   }
 
   std::optional<Error> Validate() override {
@@ -172,7 +221,31 @@ class GetCommand : public WorkloadCommand {
     std::optional<std::set<ResourceStatus>> statuses = ParseStatusFilter(status_flags_, &error);
     if (!statuses) return UsageError(error);
     options_.statuses = std::move(*statuses);
-    return std::nullopt;
+    live_ = !positional.empty();
+    namespace_flag_ = options_.namespace_name;
+    if (!live_) {
+      for (std::string_view flag : {"-A", "--all-namespaces", "--field-selector", "--chunk-size"}) {
+        for (const std::string& a : args) {
+          if (a == flag || a.starts_with(std::string(flag) + "=")) {
+            return UsageError(std::string(flag) + " is for reading from the cluster (give a TYPE)",
+                              "with -f, -n and -l filter the objects of the files");
+          }
+        }
+      }
+    }
+    if (!chunk_size_text_.empty()) {
+      char* end = nullptr;
+      long long n = std::strtoll(chunk_size_text_.c_str(), &end, 10);
+      if (end == chunk_size_text_.c_str() || *end != '\0' || n < 0) {
+        return UsageError("invalid --chunk-size \"" + chunk_size_text_ + "\"",
+                          "give a whole number of objects per request (0: all in one)");
+      }
+      chunk_size_ = n;
+    }
+    if (all_namespaces_ && !options_.namespace_name.empty()) {
+      return UsageError("-n and -A cannot be used together");
+    }
+    return cluster_.Validate();
   }
 
   int Run(const CommandIo& io) override {
@@ -184,19 +257,27 @@ class GetCommand : public WorkloadCommand {
       for (const std::string& notice : notices) Warn(io, notice);
       notices.clear();
     };
-    ObjectReader reader(input, io);
-    SourceObject object;
-    std::optional<Error> read_error;
-    while (reader.Next(&object, &read_error)) {
-      if (read_error) return Fail(io, *read_error);
-      builder.Add(object, &notices);
-      report();
+    view::WorkloadList list;
+    if (live_) {
+      std::optional<int> failed = ReadCluster(io, resolver, &builder, &notices, &list);
+      if (failed) return *failed;
+    } else {
+      ObjectReader reader(input, io);
+      SourceObject object;
+      std::optional<Error> read_error;
+      while (reader.Next(&object, &read_error)) {
+        if (read_error) return Fail(io, *read_error);
+        builder.Add(object, &notices);
+        report();
+      }
+      list = builder.Finish(&notices);
     }
-    view::WorkloadList list = builder.Finish(&notices);
     report();
     const int64_t now = NowSeconds(io);
     if (output == "json" || output == "yaml") {
       WriteAll(io.out_fd, RenderDocuments({view::WorkloadListDocument(list, now)}, output));
+    } else if (output == "name") {
+      WriteAll(io.out_fd, NameList(list));
     } else if (list.items.empty()) {
       WriteAll(io.err_fd, "No workloads found.\n");
     } else {
@@ -206,6 +287,47 @@ class GetCommand : public WorkloadCommand {
   }
 
  private:
+  // The workloads of the TYPE arguments with their children and pods, from the cluster, into
+  // *list; on failure the error is reported and its exit code returned.
+  std::optional<int> ReadCluster(const CommandIo& io, const DefinitionResolver& resolver,
+                                 view::WorkloadListBuilder* builder,
+                                 std::vector<std::string>* notices, view::WorkloadList* list) {
+    // -n is the namespace the server lists (the context's when not given).
+    Result<std::unique_ptr<kube::Client>> client = cluster_.Connect(io, namespace_flag_);
+    if (!client.ok()) return Fail(io, client.error());
+    ClusterQuery query;
+    query.type_args = positional;
+    query.all_namespaces = all_namespaces_;
+    query.label_selector = selector_text_;
+    query.field_selector = field_selector_;
+    query.chunk_size = chunk_size_;
+    ClusterRead read;
+    std::optional<Error> error = ReadClusterWorkloads(
+        client->get(), query, resolver, [&](SourceObject object) { builder->Add(object, notices); },
+        &read);
+    for (const std::string& w : read.warnings) Warn(io, w);
+    if (error) return Fail(io, *error);
+    *list = builder->Finish(notices);
+    // Objects of other kinds (children without an owner among the inputs) are not rows here.
+    std::erase_if(list->items, [&](const view::WorkloadSummary& r) {
+      return read.root_kinds.count(r.api_version + " " + r.kind) == 0;
+    });
+    if (read.named_missing && list->items.empty()) {
+      return Fail(io, Error::Of(ErrorCode::kNotFound,
+                                "the type asked for is not installed in "
+                                "this cluster, so the named object is not "
+                                "there"));
+    }
+    return std::nullopt;
+  }
+
+  ClusterFlags cluster_;
+  bool live_ = false;
+  std::string namespace_flag_;  // -n (options_ moves into the builder)
+  bool all_namespaces_ = false;
+  std::string field_selector_;
+  std::string chunk_size_text_;
+  int64_t chunk_size_ = 500;
   std::string selector_text_;
   std::vector<std::string> status_flags_;
   view::WorkloadListOptions options_;

@@ -30,6 +30,13 @@ std::optional<Error> ValidateShared(WorkloadCommand& c) {
                         "use " + FormatList(spec.formats));
     }
   }
+  if (spec.reads_cluster && !c.positional.empty()) {
+    if (!c.input.files.empty()) {
+      return UsageError("-f reads files and TYPE arguments read the cluster; give one or the other",
+                        "run 'wmap " + std::string(spec.name) + " --help' for usage");
+    }
+    return std::nullopt;
+  }
   if (c.positional.size() > spec.max_positionals) {
     if (spec.max_positionals == 0) {
       return UsageError("unexpected argument \"" + c.positional[0] + "\"",

@@ -41,6 +41,8 @@ struct CommandSpec {
   // The usage hint when -f is missing or a positional argument is given instead.
   std::string_view input_hint = "give the objects with -f FILE";
   size_t max_positionals = 0;
+  // Positional TYPE [NAME...] arguments read the objects from the cluster instead of -f.
+  bool reads_cluster = false;
 };
 
 class WorkloadCommand {

@@ -25,6 +25,9 @@ constexpr ErrorCodeTraits kErrorCodes[] = {
     {ErrorCode::kIo, "io_error", 1, 2},
     {ErrorCode::kUnsupported, "not_supported", 1, 5},
     {ErrorCode::kNotWritable, "not_writable", 1, 5},
+    {ErrorCode::kUnauthorized, "unauthorized", 1, 5},
+    {ErrorCode::kForbidden, "forbidden", 1, 5},
+    {ErrorCode::kUnreachable, "unreachable", 1, 5},
     {ErrorCode::kInternal, "internal_error", 1, 5},
 };
 static_assert(std::size(kErrorCodes) == static_cast<size_t>(ErrorCode::kInternal) + 1);

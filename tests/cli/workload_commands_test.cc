@@ -128,6 +128,11 @@ TEST(WorkloadHelpTest, EveryCommandHasExamplesThatRun) {
       }
       if (in_word) args.push_back(word);
       if (std::find(args.begin(), args.end(), "pods.yaml") != args.end()) continue;
+      // Examples that read a cluster run in tests/live against a real API server.
+      if (std::find(args.begin(), args.end(), "-f") == args.end() && args.size() > 1 &&
+          args[0] == "get") {
+        continue;
+      }
       workload_golden::Outcome o = workload_golden::Run(args);
       EXPECT_EQ(o.code, 0) << line << "\n" << o.err;
       ++ran;

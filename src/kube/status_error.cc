@@ -1,0 +1,99 @@
+// API errors (Status objects) worded with the next step.
+#include <string>
+
+#include "wmap/json.h"
+#include "wmap/kube.h"
+
+namespace wmap::kube {
+namespace {
+
+std::string Str(const Value& object, std::string_view key) {
+  const Value* v = object.find(key);
+  return v != nullptr && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
+std::string Where(const RequestContext& c) {
+  return c.namespace_name.empty() ? "at the cluster scope" : "in namespace " + c.namespace_name;
+}
+
+// "jobsets.jobset.x-k8s.io" or "pods".
+std::string GroupResource(const RequestContext& c) {
+  return c.group.empty() ? c.resource : c.resource + "." + c.group;
+}
+
+}  // namespace
+
+Error StatusError(long http_status, std::string_view body, const RequestContext& context,
+                  std::string_view server, std::string_view user) {
+  std::string server_message;
+  std::string reason;
+  if (Result<Value> doc = json::Parse(body); doc.ok() && doc->is_object()) {
+    if (Str(*doc, "kind") == "Status") {
+      server_message = Str(*doc, "message");
+      reason = Str(*doc, "reason");
+    }
+  }
+  const std::string who = user.empty() ? "this client" : "user \"" + std::string(user) + "\"";
+  const std::string said =
+      server_message.empty() ? "" : " (the server said: " + server_message + ")";
+  Error e;
+  switch (http_status) {
+    case 401:
+      e.code = ErrorCode::kUnauthorized;
+      e.message = "the API server " + std::string(server) + " rejected the credentials of " + who +
+                  " (401 Unauthorized)";
+      e.hint =
+          "the token or client certificate is wrong or has expired: check the user in the "
+          "kubeconfig (kubectl config view --minify) or log in again";
+      return e;
+    case 403: {
+      e.code = ErrorCode::kForbidden;
+      e.message = who + " may not " + context.verb + " " + GroupResource(context) +
+                  (context.name.empty() ? "" : " \"" + context.name + "\"") + " " + Where(context) +
+                  " (403 Forbidden)" + said;
+      std::string rule = "{apiGroups: [\"" + context.group + "\"], resources: [\"" +
+                         context.resource + "\"], verbs: [\"" + context.verb + "\"]}";
+      e.hint = "the missing RBAC rule is " + rule + ": ask an administrator to grant it " +
+               (context.namespace_name.empty()
+                    ? "with a ClusterRole and ClusterRoleBinding"
+                    : "with a Role and RoleBinding in namespace " + context.namespace_name +
+                          " (or a ClusterRole for every namespace)") +
+               "; deploy/rbac/wmap-reader.yaml holds what wmap get needs";
+      return e;
+    }
+    case 404:
+      e.code = ErrorCode::kNotFound;
+      if (!context.name.empty()) {
+        e.message =
+            (context.kind.empty() ? GroupResource(context) : context.kind) + " \"" + context.name +
+            "\" not found" +
+            (context.namespace_name.empty() ? "" : " in namespace " + context.namespace_name);
+        e.hint = "check the name and the namespace (-n NAMESPACE, or -A to list every one)";
+      } else {
+        e.message = "the API server " + std::string(server) + " does not serve " +
+                    GroupResource(context) + said;
+        e.hint =
+            "the resource's CRD may not be installed: kubectl api-resources lists what the "
+            "server serves";
+      }
+      return e;
+    case 410:
+      e.code = ErrorCode::kNotFound;
+      e.message = "the list of " + GroupResource(context) +
+                  " expired while it was read page by page (410 Gone)" + said;
+      e.hint = "run the command again, or with a larger --chunk-size (0 reads all at once)";
+      return e;
+    default:
+      break;
+  }
+  e.code = http_status >= 500 || http_status == 429 ? ErrorCode::kUnreachable : ErrorCode::kUnknown;
+  e.message = "the API server " + std::string(server) + " answered " + std::to_string(http_status) +
+              (reason.empty() ? "" : " " + reason) + " to " + context.verb + " " +
+              GroupResource(context) + " " + Where(context) + said;
+  e.hint = http_status >= 500 || http_status == 429
+               ? "the server is busy or failing: try again later"
+               : "the server refused the request as sent";
+  return e;
+}
+
+}  // namespace wmap::kube
