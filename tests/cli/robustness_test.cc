@@ -2,8 +2,6 @@
 // (prlimit --as), deep values, definitions that try to exhaust memory or time. Every case must end
 // by itself (the outer `timeout` would give exit 124) with a clean error or the right answer,
 // never a signal.
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,58 +9,20 @@
 
 #include <gtest/gtest.h>
 
+#include "capped_run.h"
+
 namespace wmap::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  bool exited = false;  // false: killed by a signal
-  int code = -1;
-  std::string output;  // stdout and stderr together
-};
+using capped_run::Has;
+using capped_run::kAddressSanitized;
+using capped_run::Outcome;
+using capped_run::Quote;
 
-// AddressSanitizer reserves terabytes of shadow address space at start-up, so a sanitized `wmap`
-// cannot run under an address-space cap at all; there the budgets are checked without one.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitized = true;
-#else
-constexpr bool kAddressSanitized = false;
-#endif
-#else
-constexpr bool kAddressSanitized = false;
-#endif
-
-// Runs `wmap ARGS` through the shell under a 4 GB address-space cap (none in sanitized builds)
-// and a 120 s wall-clock guard.
-Outcome RunCapped(const std::string& args) {
-  std::string cap = kAddressSanitized ? "" : "prlimit --as=4000000000 ";
-  std::string shell = cap + "timeout 120 '" + std::string(WMAP_BINARY) + "' " + args + " 2>&1";
-  FILE* pipe = ::popen(shell.c_str(), "r");
-  Outcome o;
-  if (pipe == nullptr) return o;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) o.output.append(buf, n);
-  int status = ::pclose(pipe);
-  o.exited = WIFEXITED(status);
-  if (o.exited) o.code = WEXITSTATUS(status);
-  return o;
-}
-
-bool Has(const Outcome& o, std::string_view text) {
-  return o.output.find(text) != std::string::npos;
-}
-
-// Single-quotes a jq program for the shell.
-std::string Quote(std::string_view s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+// Runs `wmap ARGS` under a 4 GB address-space cap (none in sanitized builds) and a 120 s guard.
+Outcome RunCapped(const std::string& args) { return capped_run::RunShell("", args, 4000000000); }
 
 TEST(RobustnessTest, DeepValuesCompareAndSortUnderAnAddressSpaceCap) {
   for (std::string_view q : {

@@ -1,8 +1,6 @@
 // Inputs read as they arrive: endless or huge inputs (/dev/zero, a stream of empty documents, a
 // large `kind: List`) end with the right answer or a clean error naming the document, in
 // bounded memory (an address-space cap), for every command that reads them.
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,62 +8,22 @@
 
 #include <gtest/gtest.h>
 
+#include "capped_run.h"
+
 namespace wmap::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-// AddressSanitizer reserves terabytes of address space: it cannot run under an address-space cap.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitized = true;
-#else
-constexpr bool kAddressSanitized = false;
-#endif
-#else
-constexpr bool kAddressSanitized = false;
-#endif
-
-struct Outcome {
-  bool exited = false;  // false: killed by a signal
-  int code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-// Single-quotes text for the shell.
-std::string Quote(std::string_view s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs `BEFORE wmap ARGS` through bash (BEFORE feeds standard input, as "yes -- --- |"), under
-// an address-space cap of `cap` bytes (0: none) and a 120 s guard; wmap's standard error goes
-// where its standard output goes unless ARGS redirects that.
-Outcome RunShell(const std::string& before, const std::string& args, uint64_t cap = 0) {
-  std::string limit = cap == 0 ? "" : "prlimit --as=" + std::to_string(cap) + " ";
-  std::string shell = before + " " + limit + "timeout 120 " + Quote(WMAP_BINARY) + " 2>&1 " + args;
-  FILE* pipe = ::popen(("bash -c " + Quote(shell)).c_str(), "r");
-  Outcome o;
-  if (pipe == nullptr) return o;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) o.output.append(buf, n);
-  int status = ::pclose(pipe);
-  o.exited = WIFEXITED(status);
-  if (o.exited) o.code = WEXITSTATUS(status);
-  return o;
-}
-
-bool Has(const Outcome& o, std::string_view text) {
-  return o.output.find(text) != std::string::npos;
-}
+using capped_run::Has;
+using capped_run::kAddressSanitized;
+using capped_run::Outcome;
+using capped_run::Quote;
+using capped_run::RunShell;
 
 constexpr uint64_t kOneGigabyte = 1000ull * 1000 * 1000;
 
-uint64_t Cap() { return kAddressSanitized ? 0 : kOneGigabyte; }
+uint64_t Cap() { return kOneGigabyte; }
 
 TEST(StreamedInputTest, DevZeroIsADocumentTooLargeForEveryReader) {
   if (!fs::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
