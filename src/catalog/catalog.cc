@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <ios>
 #include <iterator>
-#include <sstream>
+#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -18,14 +19,26 @@ bool IsDefinitionFile(const std::filesystem::path& path) {
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
-bool ReadFile(const std::filesystem::path& path, std::string* text) {
+// Definition files are read whole before they are parsed, so their size is bounded: a device
+// or an endless pipe named as a definition file (`-d /dev/zero`) is refused at this size
+// instead of growing until memory runs out.
+constexpr std::streamsize kMaxDefinitionFileBytes = std::streamsize{256} << 20;
+
+// Reads all of `path` into *text; on failure returns what went wrong.
+std::optional<std::string> ReadFile(const std::filesystem::path& path, std::string* text) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return false;
-  *text = std::move(buffer).str();
-  return true;
+  if (!in) return "cannot read the file";
+  text->clear();
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text->append(chunk, static_cast<size_t>(in.gcount()));
+    if (static_cast<std::streamsize>(text->size()) > kMaxDefinitionFileBytes) {
+      text->clear();
+      return "the file is larger than 256Mi; definition files are read whole";
+    }
+  }
+  if (in.bad()) return "cannot read the file";
+  return std::nullopt;
 }
 
 Catalog LoadBuiltIn() {
@@ -79,9 +92,13 @@ std::vector<Error> Catalog::AddPath(const std::string& path, const LoadOptions& 
   std::vector<Error> errors;
   for (const fs::path& file : files) {
     std::string text;
-    if (!ReadFile(file, &text)) {
-      errors.push_back(Error{
-          "cannot read the file", file.string(), {}, "check that the path exists and is readable"});
+    if (std::optional<std::string> failed = ReadFile(file, &text)) {
+      const bool too_large = text.empty() && failed->starts_with("the file is larger");
+      errors.push_back(Error{*failed,
+                             file.string(),
+                             {},
+                             too_large ? "check that the path names a file of definitions"
+                                       : "check that the path exists and is readable"});
       continue;
     }
     std::vector<Error> more = AddText(text, file.string(), options);

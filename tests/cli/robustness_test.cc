@@ -153,6 +153,14 @@ TEST_F(DefinitionBudgetTest, CommandDeadlineBoundsAllObjects) {
   EXPECT_TRUE(Has(o, "deadline exceeded")) << o.output;
 }
 
+TEST_F(DefinitionBudgetTest, AnEndlessDefinitionFileIsRefusedAtItsBound) {
+  if (!fs::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
+  Outcome o = RunCapped("get -d /dev/zero -f '" + (dir_ / "jobs.yaml").string() + "'");
+  ASSERT_TRUE(o.exited) << o.output.substr(0, 300);
+  EXPECT_EQ(o.code, 1) << o.output;
+  EXPECT_TRUE(Has(o, "/dev/zero: the file is larger than 256Mi")) << o.output;
+}
+
 TEST_F(DefinitionBudgetTest, LimitFlagsAreChecked) {
   Outcome o = RunCapped("status --eval-memory lots " + Definition("true"));
   ASSERT_TRUE(o.exited);
