@@ -15,6 +15,23 @@ Status InvalidPath(Runtime& rt, const Value& v) {
   return rt.FailInvalidPath("invalid path against: " + TypeErrorPreview(v));
 }
 
+// The arithmetic an update-assignment applies: `-=` subtracts, ...; `+=` and the others add
+// (`//=` and `=` do not use it).
+ast::BinaryOp ArithmeticOf(ast::AssignOp op) {
+  switch (op) {
+    case ast::AssignOp::kSub:
+      return ast::BinaryOp::kSub;
+    case ast::AssignOp::kMul:
+      return ast::BinaryOp::kMul;
+    case ast::AssignOp::kDiv:
+      return ast::BinaryOp::kDiv;
+    case ast::AssignOp::kMod:
+      return ast::BinaryOp::kMod;
+    default:
+      return ast::BinaryOp::kAdd;
+  }
+}
+
 }  // namespace
 
 Status ErrorOp::Run(Runtime& rt, Frame* f, const Value& in, Sink) const {
@@ -467,23 +484,7 @@ Status AssignOp::RunOwned(Runtime& rt, Frame* f, Value in, Sink out) const {
     }
     return out(v);
   }
-  ast::BinaryOp bop = ast::BinaryOp::kAdd;
-  switch (op_) {
-    case ast::AssignOp::kSub:
-      bop = ast::BinaryOp::kSub;
-      break;
-    case ast::AssignOp::kMul:
-      bop = ast::BinaryOp::kMul;
-      break;
-    case ast::AssignOp::kDiv:
-      bop = ast::BinaryOp::kDiv;
-      break;
-    case ast::AssignOp::kMod:
-      bop = ast::BinaryOp::kMod;
-      break;
-    default:
-      break;
-  }
+  const ast::BinaryOp bop = ArithmeticOf(op_);
   std::vector<Value> deleted;
   for (const Value& p : paths) {
     Value old;
@@ -559,23 +560,7 @@ Status AssignOp::Run(Runtime& rt, Frame* f, const Value& in, Sink out) const {
     default:
       break;
   }
-  ast::BinaryOp bop = ast::BinaryOp::kAdd;
-  switch (op_) {
-    case ast::AssignOp::kSub:
-      bop = ast::BinaryOp::kSub;
-      break;
-    case ast::AssignOp::kMul:
-      bop = ast::BinaryOp::kMul;
-      break;
-    case ast::AssignOp::kDiv:
-      bop = ast::BinaryOp::kDiv;
-      break;
-    case ast::AssignOp::kMod:
-      bop = ast::BinaryOp::kMod;
-      break;
-    default:
-      break;
-  }
+  const ast::BinaryOp bop = ArithmeticOf(op_);
   bool alt = op_ == ast::AssignOp::kAlt;
   return rhs_->Run(rt, f, in, [&](const Value& rv) -> Status {
     Value result;
