@@ -33,12 +33,6 @@ void GlobalInit() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // scheme://host[:port]/path split, host without brackets kept as written.
 struct ServerUrl {
   std::string scheme, host, port, path;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string>
 
+#include "kube/files.h"
 #include "wmap/json.h"
 #include "wmap/kube.h"
 
@@ -27,12 +28,6 @@ std::vector<std::string> Strings(const Value& object, std::string_view key) {
   for (const Value& s : v->items()) {
     if (s.is_string()) out.emplace_back(s.as_string());
   }
-  return out;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 

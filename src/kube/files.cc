@@ -1,9 +1,12 @@
 #include "kube/files.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "wmap/text.h"
 
 namespace wmap::kube {
 
@@ -22,42 +25,17 @@ bool ReadFile(const std::string& path, std::string* out, std::string* error) {
 }
 
 std::optional<std::string> DecodeBase64(std::string_view text) {
-  auto digit = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
+  // Padded text decodes as Go's StdEncoding (how client-go reads these fields), unpadded text as
+  // RawStdEncoding.
+  const bool padded = text.find('=') != std::string_view::npos;
   std::string out;
-  out.reserve(text.size() * 3 / 4);
-  uint32_t bits = 0;
-  int count = 0;
-  bool padding = false;
-  for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    if (c == '=') {
-      padding = true;
-      continue;
-    }
-    int d = digit(c);
-    if (d < 0 || padding) return std::nullopt;
-    bits = (bits << 6) | static_cast<uint32_t>(d);
-    if (++count == 4) {
-      out.push_back(static_cast<char>((bits >> 16) & 0xff));
-      out.push_back(static_cast<char>((bits >> 8) & 0xff));
-      out.push_back(static_cast<char>(bits & 0xff));
-      bits = 0;
-      count = 0;
-    }
-  }
-  if (count == 1) return std::nullopt;
-  if (count == 2) out.push_back(static_cast<char>((bits >> 4) & 0xff));
-  if (count == 3) {
-    out.push_back(static_cast<char>((bits >> 10) & 0xff));
-    out.push_back(static_cast<char>((bits >> 2) & 0xff));
-  }
+  if (!text::DecodeBase64(text, padded, &out)) return std::nullopt;
+  return out;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
