@@ -150,6 +150,16 @@ struct RequestContext {
 Error StatusError(long http_status, std::string_view body, const RequestContext& context,
                   std::string_view server, std::string_view user);
 
+// One HTTP request: GET by default; other methods send `body` as `content_type`.
+struct Request {
+  std::string method = "GET";  // GET, POST, PUT, PATCH, DELETE
+  std::string path;            // /apis/G/V/...
+  std::string query;           // without "?"; "" for none
+  std::string accept = "application/json";
+  std::string body;
+  std::string content_type = "application/json";
+};
+
 class Client {
  public:
   static Result<std::unique_ptr<Client>> Create(ClientConfig config, ClientOptions options = {});
@@ -161,6 +171,9 @@ class Client {
   // ClientOptions says. A transport failure is an Error; any HTTP status is a Response.
   Result<Response> Get(std::string_view path, std::string_view query,
                        std::string_view accept = "application/json");
+  // Any request. Retries as ClientOptions says, except that a POST (which may have been carried
+  // out before the connection dropped) is repeated only after a 429.
+  Result<Response> Send(const Request& request);
 
   const ClientConfig& config() const { return config_; }
   // The number of HTTP requests sent (attempts included), for tests and benchmarks.
@@ -251,6 +264,40 @@ std::optional<Error> List(Client* client, const ApiResource& resource, const Lis
 // One object.
 Result<Value> GetObject(Client* client, const ApiResource& resource,
                         std::string_view namespace_name, std::string_view name);
+
+// ---- writes ----
+
+struct WriteOptions {
+  std::string field_manager = "wmap";  // fieldManager of apply, create and patch
+  bool force_conflicts = false;        // apply: take over fields another manager owns
+  bool dry_run = false;                // dryRun=All: the server checks and answers, stores nothing
+  // delete: Foreground, Background or Orphan; "" leaves the server's default for the kind.
+  std::string propagation_policy;
+};
+
+enum class PatchType {
+  kMerge,           // application/merge-patch+json (RFC 7386)
+  kJson,            // application/json-patch+json (RFC 6902)
+  kStrategicMerge,  // application/strategic-merge-patch+json (built-in kinds only)
+  kApply,           // application/apply-patch+yaml (server-side apply; JSON is YAML)
+};
+
+// Server-side apply of `object` as the field manager: creates it or updates the fields the
+// manager owns, in the object's namespace (namespace_name when it names none; ignored for
+// cluster-scoped resources). A 409 names each conflicting field and its manager.
+Result<Value> Apply(Client* client, const ApiResource& resource, std::string_view namespace_name,
+                    const Value& object, const WriteOptions& options = {});
+// POST: creates `object`; 409 when it exists.
+Result<Value> Create(Client* client, const ApiResource& resource, std::string_view namespace_name,
+                     const Value& object, const WriteOptions& options = {});
+// PATCH of the object or of its subresource ("status", "scale"; "" for the object).
+Result<Value> Patch(Client* client, const ApiResource& resource, std::string_view namespace_name,
+                    std::string_view name, PatchType type, std::string_view body,
+                    const WriteOptions& options = {}, std::string_view subresource = "");
+// DELETE with the options' propagation policy. The answer: the object as it is while its
+// finalizers run, or the server's Status once it is gone.
+Result<Value> Delete(Client* client, const ApiResource& resource, std::string_view namespace_name,
+                     std::string_view name, const WriteOptions& options = {});
 
 // Percent-encodes a query parameter value.
 std::string QueryEscape(std::string_view text);

@@ -45,6 +45,7 @@ enum class ErrorCode : uint8_t {
   kUnauthorized,       // the API server rejected the credentials (401)
   kForbidden,          // the API server refused the request to this user (403)
   kUnreachable,        // the API server could not be reached (DNS, connect, TLS, timeout)
+  kConflict,           // the API server refused a write that conflicts (409: exists, field owners)
   kInternal,           // a broken invariant (a bug)
 };
 

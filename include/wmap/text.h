@@ -71,6 +71,9 @@ std::string EscapeForTerminal(std::string_view s, bool keep_newlines = false);
 // Appends the padded encoding of `bytes`.
 void AppendBase64(std::string_view bytes, std::string* out);
 
+// `s` with ASCII letters in lower case; other bytes (UTF-8 included) unchanged.
+std::string AsciiLower(std::string_view s);
+
 // Decodes as Go's encoding/base64 does: '\r' and '\n' anywhere are skipped; with `padded`
 // (StdEncoding) the text must end in complete four-character groups, '=' only closing the last;
 // without it (RawStdEncoding) '=' is invalid and a final group of 2 or 3 characters is allowed.

@@ -39,6 +39,9 @@ constexpr Command kCommands[] = {
     {"suspend", "apply a workload's suspend actions offline", RunSuspendCommand,
      SuspendCommandHelp},
     {"resume", "apply a workload's resume actions offline", RunResumeCommand, ResumeCommandHelp},
+    {"apply", "submit workloads to the cluster, changed first through their definitions",
+     RunApplyCommand, ApplyCommandHelp},
+    {"delete", "delete workloads from the cluster", RunDeleteCommand, DeleteCommandHelp},
     {"completion", "print a shell completion script (bash, zsh, fish)", RunCompletionCommand,
      CompletionCommandHelp},
 };

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cli/pod_change_flags.h"
 #include "cli/pod_commands.h"
 #include "cli/workload_command.h"
 #include "wmap/mutate.h"
@@ -12,75 +13,6 @@
 
 namespace wmap::cli {
 namespace {
-
-struct MutateFlags {
-  std::string component;
-  std::string instance;
-  std::string scheduler_name;
-  std::string priority_class;
-  std::string scheduling_group;
-  std::vector<std::string> labels, annotations, node_selectors, tolerations, images;
-};
-
-// The changes the flags ask for, or the usage error of the first bad value.
-std::optional<Error> ParseChanges(const MutateFlags& f, const std::vector<std::string>& args,
-                                  PodChanges* changes) {
-  auto has = [&](std::string_view a, std::string_view b = "") {
-    for (const std::string& s : args) {
-      if (s == a || s.starts_with(std::string(a) + "=") ||
-          (!b.empty() && (s == b || s.starts_with(std::string(b) + "=")))) {
-        return true;
-      }
-    }
-    return false;
-  };
-  auto bad = [](const Error& e) { return UsageError(e.message, e.hint); };
-  if (has("--scheduler-name")) changes->scheduler_name = f.scheduler_name;
-  if (has("--priority-class", "--priority-class-name")) {
-    changes->priority_class_name = f.priority_class;
-  }
-  if (has("--scheduling-group")) changes->scheduling_group = f.scheduling_group;
-  struct KeyValues {
-    const std::vector<std::string>* texts;
-    std::vector<std::pair<std::string, std::string>>* out;
-    std::string_view what;
-  };
-  for (const KeyValues& kv :
-       {KeyValues{&f.labels, &changes->labels, "label"},
-        KeyValues{&f.annotations, &changes->annotations, "annotation"},
-        KeyValues{&f.node_selectors, &changes->node_selector, "node-selector"}}) {
-    for (const std::string& text : *kv.texts) {
-      Result<std::pair<std::string, std::string>> pair = ParseKeyValue(text, kv.what);
-      if (!pair.ok()) return bad(pair.error());
-      kv.out->push_back(std::move(pair.value()));
-    }
-  }
-  for (const std::string& text : f.tolerations) {
-    Result<Toleration> t = ParseToleration(text);
-    if (!t.ok()) return bad(t.error());
-    changes->tolerations.push_back(std::move(t.value()));
-  }
-  for (const std::string& text : f.images) {
-    Result<ImageChange> image = ParseImageChange(text);
-    if (!image.ok()) return bad(image.error());
-    changes->images.push_back(std::move(image.value()));
-  }
-  if (changes->scheduler_name && changes->scheduler_name->empty()) {
-    return UsageError("--scheduler-name needs a name");
-  }
-  if (changes->priority_class_name && changes->priority_class_name->empty()) {
-    return UsageError("--priority-class needs a name");
-  }
-  if (changes->scheduling_group && changes->scheduling_group->empty()) {
-    return UsageError("--scheduling-group needs a PodGroup name");
-  }
-  if (changes->empty()) {
-    return UsageError("nothing to change",
-                      "give at least one of --scheduler-name, --priority-class, --label, "
-                      "--annotation, --node-selector, --toleration, --image, --scheduling-group");
-  }
-  return std::nullopt;
-}
 
 // The mutation's own code decides the exit status (not found 3, not writable 1...). The
 // error's detail (the jq expression as run and the evaluator's message) follows only with
@@ -171,24 +103,15 @@ class MutateCommand : public WorkloadCommand {
                          "give the workload with -f FILE"}) {}
 
   void AddFlags(FlagParser* parser) override {
-    parser->String({"--component"}, &f_.component);
-    parser->String({"--instance"}, &f_.instance);
-    parser->String({"--scheduler-name"}, &f_.scheduler_name);
-    parser->String({"--priority-class", "--priority-class-name"}, &f_.priority_class);
-    parser->String({"--scheduling-group"}, &f_.scheduling_group);
-    parser->Strings({"--label"}, &f_.labels);
-    parser->Strings({"--annotation"}, &f_.annotations);
-    parser->Strings({"--node-selector"}, &f_.node_selectors);
-    parser->Strings({"--toleration"}, &f_.tolerations);
-    parser->Strings({"--image"}, &f_.images);
+    f_.Register(parser);
     parser->Bool({"-v", "--verbose"}, &verbose_);
   }
 
   std::optional<Error> Validate() override {
-    if (std::optional<Error> e = ParseChanges(f_, args, &changes_)) return e;
+    if (std::optional<Error> e = f_.Parse(args, &changes_)) return e;
+    if (changes_.empty()) return NothingToChange();
     input.numbers_as_written = true;  // what passes through must come out as it was written
-    if (!f_.component.empty()) scope_.component = f_.component;
-    if (!f_.instance.empty()) scope_.instance = f_.instance;
+    scope_ = f_.Scope();
     return std::nullopt;
   }
 
@@ -231,7 +154,7 @@ class MutateCommand : public WorkloadCommand {
   }
 
  private:
-  MutateFlags f_;
+  PodChangeFlags f_;
   PodChanges changes_;
   MutateScope scope_;
   bool verbose_ = false;

@@ -35,6 +35,14 @@ std::string StatusCommandHelp();
 int RunInspectCommand(std::span<const std::string> args, const CommandIo& io);
 std::string InspectCommandHelp();
 
+// `wmap apply`: submits objects by server-side apply, workloads changed through definitions.
+int RunApplyCommand(std::span<const std::string> args, const CommandIo& io);
+std::string ApplyCommandHelp();
+
+// `wmap delete`: deletes objects from the cluster.
+int RunDeleteCommand(std::span<const std::string> args, const CommandIo& io);
+std::string DeleteCommandHelp();
+
 }  // namespace wmap::cli
 
 #endif  // WMAP_CLI_WORKLOAD_COMMANDS_H_

@@ -98,6 +98,15 @@ void FlagParser::Bool(std::initializer_list<std::string_view> names, bool* out) 
   flags_.push_back(std::move(f));
 }
 
+void FlagParser::Optional(std::initializer_list<std::string_view> names, std::string* out,
+                          std::string_view bare) {
+  Flag f;
+  for (std::string_view n : names) f.names.emplace_back(n);
+  f.optional = out;
+  f.bare = std::string(bare);
+  flags_.push_back(std::move(f));
+}
+
 std::optional<Error> FlagParser::Parse(std::span<const std::string> args,
                                        std::vector<std::string>* positional) const {
   bool flags_done = false;
@@ -128,6 +137,10 @@ std::optional<Error> FlagParser::Parse(std::span<const std::string> args,
       }
     }
     if (flag == nullptr) return UsageError("unknown flag \"" + name + "\"");
+    if (flag->optional != nullptr) {
+      *flag->optional = inline_value.value_or(flag->bare);
+      continue;
+    }
     if (flag->boolean != nullptr) {
       if (inline_value) {
         if (*inline_value == "true") {

@@ -78,6 +78,10 @@ class FlagParser {
   void String(std::initializer_list<std::string_view> names, std::string* out);
   void Strings(std::initializer_list<std::string_view> names, std::vector<std::string>* out);
   void Bool(std::initializer_list<std::string_view> names, bool* out);
+  // A flag whose value is optional: "--name=value" sets value, a bare "--name" sets `bare`
+  // (the next argument is never taken as its value).
+  void Optional(std::initializer_list<std::string_view> names, std::string* out,
+                std::string_view bare);
   // nullopt on success; a usage error naming the flag otherwise.
   std::optional<Error> Parse(std::span<const std::string> args,
                              std::vector<std::string>* positional) const;
@@ -88,6 +92,8 @@ class FlagParser {
     std::string* string = nullptr;
     std::vector<std::string>* strings = nullptr;
     bool* boolean = nullptr;
+    std::string* optional = nullptr;
+    std::string bare;
   };
   std::vector<Flag> flags_;
 };

@@ -250,6 +250,22 @@ Result<std::unique_ptr<Client>> Client::Create(ClientConfig config, ClientOption
 
 Result<Response> Client::Get(std::string_view path, std::string_view query,
                              std::string_view accept) {
+  Request request;
+  request.path = path;
+  request.query = query;
+  request.accept = accept;
+  return Send(request);
+}
+
+Result<Response> Client::Send(const Request& request) {
+  const std::string_view path = request.path;
+  const std::string_view query = request.query;
+  const std::string_view accept = request.accept;
+  const bool is_get = request.method == "GET";
+  // Another attempt may repeat a request the server already carried out: only requests whose
+  // repetition changes nothing (all but POST) are retried after a dropped connection or a 5xx;
+  // 429 means the server did not take the request, so every method is retried then.
+  const bool idempotent = request.method != "POST";
   std::string base = config_.server;
   if (!config_.tls_server_name.empty()) {
     ServerUrl u = SplitServer(config_.server);
@@ -260,7 +276,15 @@ Result<Response> Client::Get(std::string_view path, std::string_view query,
   std::mt19937_64 random(std::random_device{}());
   CURL* h = handle_->curl.get();
   curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+  if (is_get) {
+    curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, nullptr);
+  } else {
+    // The body is sent as given (no form encoding); its storage outlives the request.
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  }
   std::optional<Error> last_error;
   for (int attempt = 0; attempt < std::max(1, options_.max_attempts); ++attempt) {
     // Credentials are taken for every attempt: token files rotate, exec credentials expire.
@@ -294,6 +318,7 @@ Result<Response> Client::Get(std::string_view path, std::string_view query,
       headers.reset(curl_slist_append(headers.release(), line.c_str()));
     };
     add("Accept: " + std::string(accept));
+    if (!is_get) add("Content-Type: " + request.content_type);
     if (!token.empty()) add("Authorization: Bearer " + token);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
     handle_->response = Response{};
@@ -311,7 +336,9 @@ Result<Response> Client::Get(std::string_view path, std::string_view query,
       }
       last_error =
           TransportError(code, handle_->error_buffer.c_str(), config_, options_.request_timeout);
-      if (!RetryableTransport(code) || attempt + 1 >= options_.max_attempts) return *last_error;
+      if (!idempotent || !RetryableTransport(code) || attempt + 1 >= options_.max_attempts) {
+        return *last_error;
+      }
       options_.sleep(RetryDelay(attempt + 1, std::nullopt, &random));
       continue;
     }
@@ -323,7 +350,8 @@ Result<Response> Client::Get(std::string_view path, std::string_view query,
       handle_->exec.Invalidate();
       continue;
     }
-    if (RetryableStatus(status) && attempt + 1 < options_.max_attempts) {
+    if (RetryableStatus(status) && (idempotent || status == 429) &&
+        attempt + 1 < options_.max_attempts) {
       const auto now = std::chrono::duration_cast<std::chrono::seconds>(
                            std::chrono::system_clock::now().time_since_epoch())
                            .count();

@@ -1,5 +1,6 @@
 // API errors (Status objects) worded with the next step.
 #include <string>
+#include <vector>
 
 #include "wmap/json.h"
 #include "wmap/kube.h"
@@ -19,6 +20,28 @@ std::string Where(const RequestContext& c) {
 // "jobsets.jobset.x-k8s.io" or "pods".
 std::string GroupResource(const RequestContext& c) {
   return c.group.empty() ? c.resource : c.resource + "." + c.group;
+}
+
+// The causes of a Status (details.causes), each as "field: message" (the message alone when
+// it names the field already). A conflict's message names the manager that owns the field.
+std::vector<std::string> Causes(std::string_view body) {
+  std::vector<std::string> out;
+  Result<Value> doc = json::Parse(body);
+  if (!doc.ok() || !doc->is_object()) return out;
+  const Value* details = doc->find("details");
+  const Value* causes = details != nullptr ? details->find("causes") : nullptr;
+  if (causes == nullptr || !causes->is_array()) return out;
+  for (const Value& c : causes->items()) {
+    if (!c.is_object()) continue;
+    std::string field = Str(c, "field");
+    std::string message = Str(c, "message");
+    if (field.empty() || message.find(field) != std::string::npos) {
+      out.push_back(message.empty() ? field : message);
+    } else {
+      out.push_back(field + ": " + message);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -58,7 +81,10 @@ Error StatusError(long http_status, std::string_view body, const RequestContext&
                     ? "with a ClusterRole and ClusterRoleBinding"
                     : "with a Role and RoleBinding in namespace " + context.namespace_name +
                           " (or a ClusterRole for every namespace)") +
-               "; deploy/rbac/wmap-reader.yaml holds what wmap get needs";
+               (context.verb == "get" || context.verb == "list" || context.verb == "watch"
+                    ? "; deploy/rbac/wmap-reader.yaml holds what wmap get needs"
+                    : "; deploy/rbac/wmap-submitter.yaml holds what wmap apply and delete "
+                      "need");
       return e;
     }
     case 404:
@@ -77,6 +103,49 @@ Error StatusError(long http_status, std::string_view body, const RequestContext&
             "server serves";
       }
       return e;
+    case 409: {
+      e.code = ErrorCode::kConflict;
+      const std::string object = (context.kind.empty() ? GroupResource(context) : context.kind) +
+                                 " \"" + context.name + "\"";
+      if (reason == "AlreadyExists") {
+        e.message = object + " already exists " + Where(context);
+        e.hint = "apply it instead (wmap apply -f FILE) or delete it first";
+        return e;
+      }
+      // Server-side apply: one cause per field another manager owns.
+      std::vector<std::string> conflicts = Causes(body);
+      if (!conflicts.empty()) {
+        e.message = "applying " + object + " " + Where(context) + " conflicts with " +
+                    std::to_string(conflicts.size()) + " field" +
+                    (conflicts.size() == 1 ? "" : "s") + " another manager owns:";
+        for (const std::string& c : conflicts) e.message += "\n  " + c;
+        e.hint =
+            "leave these fields out of the file to let their manager keep them, or re-run with "
+            "--force-conflicts to take them over";
+        return e;
+      }
+      e.message =
+          object + " " + Where(context) + " was changed by someone else (409 Conflict)" + said;
+      e.hint = "read it again and retry";
+      return e;
+    }
+    case 422: {
+      e.code = ErrorCode::kInvalidInput;
+      const std::string object = (context.kind.empty() ? GroupResource(context) : context.kind) +
+                                 (context.name.empty() ? "" : " \"" + context.name + "\"");
+      std::vector<std::string> fields = Causes(body);
+      e.message = "the API server rejected " + object + " as invalid";
+      if (fields.empty()) {
+        e.message += said;
+      } else {
+        e.message += ":";
+        for (const std::string& f : fields) e.message += "\n  " + f;
+      }
+      e.hint =
+          "fix the fields named and submit it again ('kubectl explain KIND.FIELD' describes "
+          "a field)";
+      return e;
+    }
     case 410:
       e.code = ErrorCode::kNotFound;
       e.message = "the list of " + GroupResource(context) +

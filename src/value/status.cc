@@ -28,6 +28,7 @@ constexpr ErrorCodeTraits kErrorCodes[] = {
     {ErrorCode::kUnauthorized, "unauthorized", 1, 5},
     {ErrorCode::kForbidden, "forbidden", 1, 5},
     {ErrorCode::kUnreachable, "unreachable", 1, 5},
+    {ErrorCode::kConflict, "conflict", 1, 5},
     {ErrorCode::kInternal, "internal_error", 1, 5},
 };
 static_assert(std::size(kErrorCodes) == static_cast<size_t>(ErrorCode::kInternal) + 1);

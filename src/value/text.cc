@@ -142,6 +142,14 @@ void AppendBase64(std::string_view bytes, std::string* out) {
   out->push_back('=');
 }
 
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
 bool DecodeBase64(std::string_view text, bool padded, std::string* out, size_t* bad_offset) {
   uint32_t acc = 0;
   int bits = 0;

@@ -73,5 +73,44 @@ TEST(StatusErrorTest, OtherStatuses) {
             "jobsets.jobset.x-k8s.io in namespace ml (the server said: etcd down)");
 }
 
+TEST(StatusErrorTest, ApplyConflictNamesEachFieldAndItsManager) {
+  RequestContext c = ListJobSets("ml");
+  c.verb = "patch";
+  c.name = "llama";
+  const char* body =
+      R"({"kind":"Status","status":"Failure","message":"Apply failed with 2 conflicts: ...",
+"reason":"Conflict","details":{"causes":[
+{"reason":"FieldManagerConflict","message":"conflict with \"kubectl\" using jobset.x-k8s.io/v1alpha2","field":".spec.suspend"},
+{"reason":"FieldManagerConflict","message":"conflict with \"kueue\" using jobset.x-k8s.io/v1alpha2","field":".metadata.labels.queue"}]},
+"code":409})";
+  Error e = StatusError(409, body, c, "s", "u");
+  EXPECT_EQ(e.code, ErrorCode::kConflict);
+  EXPECT_EQ(ErrorCodeInfo(e.code).name, "conflict");
+  EXPECT_EQ(e.message,
+            "applying JobSet \"llama\" in namespace ml conflicts with 2 fields another manager "
+            "owns:\n  .spec.suspend: conflict with \"kubectl\" using jobset.x-k8s.io/v1alpha2\n  "
+            ".metadata.labels.queue: conflict with \"kueue\" using jobset.x-k8s.io/v1alpha2");
+  EXPECT_NE(e.hint.find("--force-conflicts"), std::string::npos);
+
+  e = StatusError(409, R"({"kind":"Status","reason":"AlreadyExists","code":409})", c, "s", "u");
+  EXPECT_EQ(e.message, "JobSet \"llama\" already exists in namespace ml");
+}
+
+TEST(StatusErrorTest, InvalidListsTheFieldErrors) {
+  RequestContext c = ListJobSets("ml");
+  c.verb = "create";
+  c.name = "llama";
+  const char* body =
+      R"({"kind":"Status","message":"JobSet.jobset.x-k8s.io \"llama\" is invalid: ...",
+"reason":"Invalid","details":{"causes":[
+{"reason":"FieldValueRequired","message":"Required value","field":"spec.replicatedJobs"},
+{"reason":"FieldValueInvalid","message":"Invalid value: -1: spec.x must be positive","field":"spec.x"}]},"code":422})";
+  Error e = StatusError(422, body, c, "s", "u");
+  EXPECT_EQ(e.code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(e.message,
+            "the API server rejected JobSet \"llama\" as invalid:\n  spec.replicatedJobs: Required "
+            "value\n  Invalid value: -1: spec.x must be positive");
+}
+
 }  // namespace
 }  // namespace wmap::kube
