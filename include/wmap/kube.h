@@ -143,6 +143,11 @@ struct RequestContext {
   std::string group, resource, kind, namespace_name, name;
 };
 
+struct ApiResource;
+// The context of `verb` on `resource` (the namespace dropped for cluster-scoped resources).
+RequestContext ContextOf(std::string_view verb, const ApiResource& resource,
+                         std::string_view namespace_name, std::string_view name);
+
 // An API error (a Status object, or a bare HTTP status) as an Error that says what to do:
 // 401 credentials rejected, 403 the verb, resource and namespace not allowed with the RBAC rule
 // that is missing, 404 the object that is not there, 410 expired continue token, 429/5xx the

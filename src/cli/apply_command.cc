@@ -80,10 +80,8 @@ std::string ApplyCommandHelp() {
          "  -o, --output FORMAT     name (default: one line per object), yaml or json (the\n"
          "                          objects as the server returned them)\n"
          "  -d, --definition FILE, --definitions DIR   more definitions (as 'wmap get')\n"
-         "\n"
-         "Cluster flags (as kubectl's): --kubeconfig FILE, --context NAME, --cluster NAME,\n"
-         "  --user NAME, -s/--server URL, --token T, --certificate-authority FILE,\n"
-         "  --insecure-skip-tls-verify, --tls-server-name NAME, --request-timeout D\n"
+         "\n" +
+         ClusterFlagsHelp() +
          "\n"
          "Examples:\n"
          "  wmap apply -f examples/jobset-training.yaml -n ml --create-namespace\n"

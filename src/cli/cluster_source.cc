@@ -87,6 +87,13 @@ void ClusterFlags::Register(FlagParser* parser) {
   parser->Bool({"--insecure-skip-tls-verify"}, &insecure_skip_tls_verify);
 }
 
+std::string ClusterFlagsHelp() {
+  return "Cluster flags (as kubectl's):\n"
+         "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
+         "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n";
+}
+
 std::optional<std::chrono::milliseconds> ParseRequestTimeout(std::string_view text) {
   if (text.empty()) return std::chrono::milliseconds(0);
   if (std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {

@@ -42,6 +42,9 @@ struct ClusterFlags {
                                                 const std::string& namespace_name) const;
 };
 
+// The help paragraph of the flags above, as every live command prints it.
+std::string ClusterFlagsHelp();
+
 // kubectl's --request-timeout: "0" (none), a number of seconds, or a duration ("1m30s",
 // "500ms"); nullopt when it is neither.
 std::optional<std::chrono::milliseconds> ParseRequestTimeout(std::string_view text);

@@ -38,10 +38,8 @@ std::string DeleteCommandHelp() {
          "      --wait            return once the objects are gone (finalizers run), at most\n"
          "                        --timeout (default 5m)\n"
          "  -o, --output name     one line per object deleted (the default)\n"
-         "\n"
-         "Cluster flags (as kubectl's): --kubeconfig FILE, --context NAME, --cluster NAME,\n"
-         "  --user NAME, -s/--server URL, --token T, --certificate-authority FILE,\n"
-         "  --insecure-skip-tls-verify, --tls-server-name NAME, --request-timeout D\n"
+         "\n" +
+         ClusterFlagsHelp() +
          "\n"
          "Examples:\n"
          "  wmap delete jobset/llama-finetune -n ml\n"

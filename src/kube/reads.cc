@@ -19,8 +19,10 @@ Value WithKind(Value item, const ApiResource& resource) {
   return out;
 }
 
-RequestContext Context(std::string_view verb, const ApiResource& resource,
-                       std::string_view namespace_name, std::string_view name) {
+}  // namespace
+
+RequestContext ContextOf(std::string_view verb, const ApiResource& resource,
+                         std::string_view namespace_name, std::string_view name) {
   RequestContext c;
   c.verb = std::string(verb);
   c.group = resource.group;
@@ -30,8 +32,6 @@ RequestContext Context(std::string_view verb, const ApiResource& resource,
   c.name = std::string(name);
   return c;
 }
-
-}  // namespace
 
 std::string QueryEscape(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -66,7 +66,8 @@ std::optional<Error> List(Client* client, const ApiResource& resource, const Lis
     if (pages != nullptr) ++*pages;
     if (!r.ok()) return r.error();
     if (r->status != 200) {
-      return StatusError(r->status, r->body, Context("list", resource, options.namespace_name, ""),
+      return StatusError(r->status, r->body,
+                         ContextOf("list", resource, options.namespace_name, ""),
                          client->config().server, client->config().user_name);
     }
     json::ReadOptions read;
@@ -98,7 +99,7 @@ Result<Value> GetObject(Client* client, const ApiResource& resource,
   Result<Response> r = client->Get(path, "");
   if (!r.ok()) return r.error();
   if (r->status != 200) {
-    return StatusError(r->status, r->body, Context("get", resource, namespace_name, name),
+    return StatusError(r->status, r->body, ContextOf("get", resource, namespace_name, name),
                        client->config().server, client->config().user_name);
   }
   Result<Value> object = json::Parse(r->body);

@@ -32,18 +32,6 @@ std::string_view MetadataString(const Value& object, std::string_view key) {
   return v != nullptr && v->is_string() ? v->as_string() : std::string_view();
 }
 
-RequestContext Context(std::string_view verb, const ApiResource& resource,
-                       std::string_view namespace_name, std::string_view name) {
-  RequestContext c;
-  c.verb = std::string(verb);
-  c.group = resource.group;
-  c.resource = resource.resource;
-  c.kind = resource.kind;
-  c.namespace_name = resource.namespaced ? std::string(namespace_name) : "";
-  c.name = std::string(name);
-  return c;
-}
-
 // Sends the request; a 2xx answer's body is the object (or Status) returned.
 Result<Value> Write(Client* client, Request request, const RequestContext& context) {
   Result<Response> r = client->Send(request);
@@ -94,7 +82,7 @@ Result<Value> Apply(Client* client, const ApiResource& resource, std::string_vie
   if (options.force_conflicts) request.query += "&force=true";
   request.content_type = std::string(ContentType(PatchType::kApply));
   request.body = json::ToCompactString(object);
-  return Write(client, std::move(request), Context("patch", resource, ns, name));
+  return Write(client, std::move(request), ContextOf("patch", resource, ns, name));
 }
 
 Result<Value> Create(Client* client, const ApiResource& resource, std::string_view namespace_name,
@@ -108,7 +96,7 @@ Result<Value> Create(Client* client, const ApiResource& resource, std::string_vi
   request.body = json::ToCompactString(object);
   std::string_view name = MetadataString(object, "name");
   if (name.empty()) name = MetadataString(object, "generateName");
-  return Write(client, std::move(request), Context("create", resource, ns, name));
+  return Write(client, std::move(request), ContextOf("create", resource, ns, name));
 }
 
 Result<Value> Patch(Client* client, const ApiResource& resource, std::string_view namespace_name,
@@ -121,7 +109,7 @@ Result<Value> Patch(Client* client, const ApiResource& resource, std::string_vie
   if (type == PatchType::kApply && options.force_conflicts) request.query += "&force=true";
   request.content_type = std::string(ContentType(type));
   request.body = std::string(body);
-  RequestContext context = Context("patch", resource, namespace_name, name);
+  RequestContext context = ContextOf("patch", resource, namespace_name, name);
   if (!subresource.empty()) context.resource += "/" + std::string(subresource);
   return Write(client, std::move(request), context);
 }
@@ -136,7 +124,7 @@ Result<Value> Delete(Client* client, const ApiResource& resource, std::string_vi
     request.query += std::string(request.query.empty() ? "" : "&") +
                      "propagationPolicy=" + QueryEscape(options.propagation_policy);
   }
-  return Write(client, std::move(request), Context("delete", resource, namespace_name, name));
+  return Write(client, std::move(request), ContextOf("delete", resource, namespace_name, name));
 }
 
 }  // namespace wmap::kube
