@@ -101,7 +101,8 @@ std::string GetCommandHelp() {
          "desired. GPUS (and CPU, MEMORY in wide) are the requests of the workload's pods when\n"
          "they are given, else of its pod templates times their replicas. Wide adds CPU,\n"
          "MEMORY, DEFINITION and SOURCE (file:line, or the object's API path). AGE counts\n"
-         "from SOURCE_DATE_EPOCH when set. Rows keep the input order (the server's order).\n"
+         "from SOURCE_DATE_EPOCH when set. Rows are sorted as upstream's get sorts them:\n"
+         "newest first by creation time, then by name.\n"
          "-o name prints kind.group/name, one a line.\n"
          "\n"
          "Flags:\n"
@@ -242,6 +243,7 @@ class GetCommand : public WorkloadCommand {
       list = builder.Finish(&notices);
     }
     report();
+    view::SortNewestFirst(&list);  // as upstream's get orders its rows
     const int64_t now = NowSeconds(io);
     if (output == "json" || output == "yaml") {
       WriteAll(io.out_fd, RenderDocuments({view::WorkloadListDocument(list, now)}, output));

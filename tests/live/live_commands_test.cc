@@ -221,6 +221,29 @@ TEST(LiveCommandsTest, AliceIsForbiddenWithTheRuleNamed) {
   EXPECT_NE(o.out.find(R"(verbs: [\"get\"])"), std::string::npos) << o.out;
 }
 
+// get's rows, live and offline: newest first (upstream's order), not the server's name order.
+TEST(LiveCommandsTest, GetRowsAreNewestFirst) {
+  NEED_CLUSTER();
+  const std::string ns = cluster->Namespace("cmd-order");
+  cluster->MustKubectl({"create", "namespace", ns});
+  auto job = [&](const std::string& name) {
+    return R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":")" + name +
+           R"(","namespace":")" + ns +
+           R"("},"spec":{"suspend":true,"template":{"spec":{"restartPolicy":"Never",)"
+           R"("containers":[{"name":"c","image":"busybox"}]}}}})";
+  };
+  cluster->MustKubectl({"create", "--validate=false", "-f", "-"}, job("a-old"));
+  ::usleep(1100000);  // creation times count whole seconds
+  cluster->MustKubectl({"create", "--validate=false", "-f", "-"}, job("b-new"));
+  Outcome live = Live(*cluster, {"get", "jobs", "-n", ns, "-o", "name"});
+  EXPECT_EQ(live.code, 0) << live.err;
+  EXPECT_EQ(live.out, "job.batch/b-new\njob.batch/a-old\n");
+  const std::string dump = cluster->work() + "/cmd-order.json";
+  std::ofstream(dump) << cluster->MustKubectl({"get", "jobs", "-n", ns, "-o", "json"});
+  Outcome offline = Wmap({"get", "-f", dump, "-o", "name"}, {});
+  EXPECT_EQ(offline.out, live.out);
+}
+
 // alice's context with the namespace where she may read.
 std::string AliceInNamespace(const Cluster& c, const std::string& ns) {
   Result<Value> config = yaml::Parse(ReadText(c.kubeconfig()));
