@@ -110,7 +110,7 @@ struct WorkloadSummary {
 };
 
 struct WorkloadList {
-  std::vector<WorkloadSummary> items;  // input order
+  std::vector<WorkloadSummary> items;  // input order, until SortNewestFirst
   bool pods_given = false;             // some pod with a controller owner was read
 };
 
@@ -148,6 +148,11 @@ class WorkloadListBuilder {
 // "pods": {"desired", "current", "ready"}, "resources", "gpus", "resourcesFrom", "createdAt",
 // "age", "source"}], "count"}. Ages count from `now` (seconds since the epoch).
 Value WorkloadListDocument(const WorkloadList& list, int64_t now);
+
+// Puts the items in the order of upstream's `get` rows: by creation time, newest first, then
+// by name; items without a creation time last (Go's zero time is the oldest). Items equal in
+// both keep their order.
+void SortNewestFirst(WorkloadList* list);
 
 // ---- gangs ----
 

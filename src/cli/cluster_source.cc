@@ -231,7 +231,9 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQue
   std::set<std::string> namespaces;  // of the workloads found
   bool any = false;
   for (const Target& t : targets) {
+    size_t taken = 0;  // of this TYPE
     auto take = [&](Value item) {
+      ++taken;
       SourceObject o = ClusterObject(std::move(item), *t.resource);
       namespaces.insert(std::string(o.Namespace()));
       any = true;
@@ -251,9 +253,18 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQue
     options.label_selector = query.label_selector;
     options.field_selector = query.field_selector;
     options.chunk_size = query.chunk_size;
-    if (std::optional<Error> e = kube::List(client, *t.resource, options, take)) return e;
+    std::optional<Error> e = kube::List(client, *t.resource, options, take);
+    if (e && e->code == ErrorCode::kForbidden && ns.empty() && t.resource->namespaced &&
+        taken == 0) {
+      // Forbidden across the cluster: the context's namespace may still be allowed.
+      options.namespace_name = client->config().namespace_name;
+      read->warnings.push_back(e->message + "; listing namespace " + options.namespace_name +
+                               " instead");
+      e = kube::List(client, *t.resource, options, take);
+    }
+    if (e) return e;
   }
-  if (!any) return std::nullopt;
+  if (!any || query.workloads_only) return std::nullopt;
 
   // The pods, then the kinds on their controller-owner chains, level by level: one list per
   // kind and namespace, each kind read once, until the chains reach the workloads' kinds. Only

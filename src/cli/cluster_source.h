@@ -7,10 +7,15 @@
 //   paged list, or one get per NAME), one paged pod list per namespace holding a workload, then
 //   one paged list per kind that the pods' controller-owner chains name (a JobSet's Jobs,
 //   Grove's PodCliques and PodCliqueSets), level by level up to meta::kMaxControllerDepth;
-//   never one request per object.
+//   never one request per object. With ClusterQuery::workloads_only the walk is left out: the
+//   workloads alone, for commands that read nothing else (status, inspect).
+// - -A degrades as kubectl users expect of a namespaced reader: when listing a TYPE across the
+//   cluster is forbidden, that TYPE is listed in the context's namespace instead, with a
+//   warning naming what was not allowed.
 // - Objects reach `add` as the offline commands would read them: the workloads first (TYPE by
-//   TYPE, in the server's order), so that rows keep that order; then pods and owners, which
-//   only count towards the workloads (the builder accepts them in any order).
+//   TYPE, in the server's order), so that the commands that keep input order keep that one;
+//   then pods and owners, which only count towards the workloads (the readers accept them in
+//   any order).
 #ifndef WMAP_CLI_CLUSTER_SOURCE_H_
 #define WMAP_CLI_CLUSTER_SOURCE_H_
 
@@ -54,6 +59,7 @@ struct ClusterQuery {
   bool all_namespaces = false;         // -A
   std::string label_selector, field_selector;
   int64_t chunk_size = 500;
+  bool workloads_only = false;  // no pods, no owners: the workloads of the TYPEs alone
 };
 
 struct ClusterRead {
@@ -61,6 +67,10 @@ struct ClusterRead {
   std::set<std::string> root_kinds;
   std::vector<std::string> warnings;  // "JobSet is not installed in this cluster"
   bool named_missing = false;         // a NAME was asked for of a type the cluster lacks
+
+  bool IsRootKind(std::string_view api_version, std::string_view kind) const {
+    return root_kinds.count(std::string(api_version) + " " + std::string(kind)) > 0;
+  }
 };
 
 // Reads the objects `query` names from the cluster into `add` (see the file comment).

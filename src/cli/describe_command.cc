@@ -59,8 +59,16 @@ std::string DescribeCommandHelp() {
          "resources and gang groups.\n"
          "\n"
          "Usage:\n"
+         "  wmap describe TYPE[,TYPE...] [NAME...] [-n NAMESPACE | -A] [-l SELECTOR]\n"
+         "                [-o tree|json|yaml]\n"
+         "  wmap describe TYPE/NAME... [-n NAMESPACE] [-o tree|json|yaml]\n"
          "  wmap describe -f WORKLOAD [-f PODS-AND-CHILDREN...] [--definition DEF]\n"
          "                [-o tree|json|yaml]\n"
+         "\n"
+         "With TYPE, the workloads are read from the cluster of the kubeconfig with their\n"
+         "children and pods, as 'wmap get' reads them (TYPE and NAME as kubectl takes them;\n"
+         "one list per kind and namespace). With -f, the objects of the files are read and the\n"
+         "network is never used. The output is the same for the same objects.\n"
          "\n"
          "The workload is read through the definition of its apiVersion and kind (built-in\n"
          "catalog, --definitions DIR, --definition FILE). Pods and child objects (Jobs,\n"
@@ -93,16 +101,30 @@ std::string DescribeCommandHelp() {
          "  --max-document-size N  the longest document (YAML document or JSON value) an input\n"
          "                         may hold: 256Mi (0: no limit)\n"
          "\n"
+         "Cluster flags (with TYPE; as kubectl's):\n"
+         "  -n, --namespace NS     the namespace to read (default: the context's)\n"
+         "  -A, --all-namespaces   every namespace (where listing them all is forbidden: the\n"
+         "                         context's namespace, with a warning)\n"
+         "  -l, --selector SEL     labels, sent to the server: a=b,c!=d,e in (x,y)\n"
+         "  --field-selector SEL   fields, sent to the server: metadata.name=x\n"
+         "  --chunk-size N         objects per list request (default 500; 0: one request)\n"
+         "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
+         "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n"
+         "\n"
          "Examples:\n"
+         "  wmap describe jobset/llama-finetune -n ml-training\n"
+         "  wmap describe rayclusters -A -l team=foundation-models -o json\n"
          "  wmap describe -f examples/jobset-training.yaml\n"
          "  wmap describe -f examples/raycluster.yaml -f examples/raycluster.pods.yaml\n"
          "  wmap describe -f examples/leaderworkerset-serving.yaml -o json\n"
          "  kubectl get pods -n ml -o yaml > pods.yaml\n"
          "  wmap describe -f my-jobset.yaml -f pods.yaml --width 80\n"
          "\n"
-         "Exit status: 0 success, 1 invalid input or the definition cannot read the workload,\n"
-         "2 usage, 3 a path does not exist or no workload was found, 4 no definition for the\n"
-         "workload's type.\n";
+         "Exit status: 0 success, 1 invalid input, a cluster error (unreachable, 401, 403) or\n"
+         "the definition cannot read the workload, 2 usage, 3 a path, a TYPE or a NAME does\n"
+         "not exist or no workload was found in the files, 4 no definition for the workload's\n"
+         "type.\n";
 }
 
 namespace {
@@ -114,7 +136,9 @@ class DescribeCommand : public WorkloadCommand {
                          DescribeCommandHelp,
                          {"tree", "json", "yaml"},
                          true,
-                         "give the workload with -f FILE"}) {}
+                         "give a TYPE to read from the cluster, or the workload with -f FILE",
+                         0,
+                         /*reads_cluster=*/true}) {}
 
   void AddFlags(FlagParser* parser) override {
     parser->String({"--width"}, &width_flag_);

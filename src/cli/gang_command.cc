@@ -190,9 +190,17 @@ std::string GangCommandHelp() {
   return "Show the pod groups a workload's definition asks the scheduler to gang-schedule.\n"
          "\n"
          "Usage:\n"
+         "  wmap gang TYPE[,TYPE...] [NAME...] | TYPE/NAME... [-n NAMESPACE | -A]\n"
+         "            [-l SELECTOR] [-o text|json|yaml]\n"
          "  wmap gang -f WORKLOAD [-f PODS...] [-o text|json|yaml]\n"
          "\n"
+         "  wmap gang --for SCHEDULER TYPE/NAME... [-n NAMESPACE] [-o yaml|json|manifests]\n"
          "  wmap gang --for SCHEDULER -f WORKLOAD [-f PODS...] [-o yaml|json|manifests]\n"
+         "\n"
+         "With TYPE, the workloads are read from the cluster of the kubeconfig with their\n"
+         "children and pods, as 'wmap get' reads them (TYPE and NAME as kubectl takes them).\n"
+         "With -f, the objects of the files are read and the network is never used. The output\n"
+         "is the same for the same objects.\n"
          "\n"
          "Definitions give gang instructions in one of three forms:\n"
          "  podGroup   one pod group for the whole workload (KAI Scheduler names it\n"
@@ -245,6 +253,18 @@ std::string GangCommandHelp() {
          "                         may hold: 256Mi (0: no limit)\n"
          "  -h, --help             show this help\n"
          "\n"
+         "Cluster flags (with TYPE; as kubectl's):\n"
+         "  -n, --namespace NS     the namespace to read (default: the context's)\n"
+         "  -A, --all-namespaces   every namespace (where listing them all is forbidden: the\n"
+         "                         context's namespace, with a warning)\n"
+         "  -l, --selector SEL     labels, sent to the server: a=b,c!=d,e in (x,y)\n"
+         "  --field-selector SEL   fields, sent to the server: metadata.name=x\n"
+         "  --chunk-size N         objects per list request (default 500; 0: one request)\n"
+         "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
+         "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n"
+         "\n"
+
          "JSON and YAML output, one WorkloadGangs document per workload (docs/output.md):\n"
          "  workload    {apiVersion, kind, namespace, name, uid}\n"
          "  definition  the definition's name\n"
@@ -259,14 +279,17 @@ std::string GangCommandHelp() {
          "  error       instead of gangs and pods when planning failed\n"
          "\n"
          "Examples:\n"
+         "  wmap gang jobset/llama-finetune -n ml-training\n"
+         "  wmap gang --for kai rayclusters -n ml -o manifests | kubectl apply -f -\n"
          "  wmap gang -f examples/jobset-training.yaml\n"
          "  wmap gang -f examples/raycluster.yaml -f examples/raycluster.pods.yaml -o json\n"
          "  wmap gang --for kai -f examples/jobset-training.yaml\n"
          "  wmap gang --for kueue -f examples/jobset-training.yaml -o manifests | kubectl apply -f "
          "-\n"
          "\n"
-         "Exit status: 0 ok, 1 a group or pod could not be evaluated (the rest is printed),\n"
-         "2 usage, 3 a file not found, 4 no definition for the workload's type.\n";
+         "Exit status: 0 ok, 1 a group or pod could not be evaluated (the rest is printed) or\n"
+         "a cluster error (unreachable, 401, 403), 2 usage, 3 a file, a TYPE or a NAME not\n"
+         "found, 4 no definition for the workload's type.\n";
 }
 
 namespace {
@@ -291,7 +314,13 @@ void WarnOrphans(const WorkloadCommand& command, const CommandIo& io, const Inve
 class GangCommand : public WorkloadCommand {
  public:
   GangCommand()
-      : WorkloadCommand({"gang", GangCommandHelp, {}, true, "give the workload with -f FILE"}) {}
+      : WorkloadCommand({"gang",
+                         GangCommandHelp,
+                         {},
+                         true,
+                         "give a TYPE to read from the cluster, or the workload with -f FILE",
+                         0,
+                         /*reads_cluster=*/true}) {}
 
   void AddFlags(FlagParser* parser) override {
     parser->String({"--for"}, &for_scheduler_);

@@ -4,7 +4,6 @@
 // of objects, not with their size.
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <set>
 #include <string>
 #include <vector>
@@ -102,7 +101,8 @@ std::string GetCommandHelp() {
          "desired. GPUS (and CPU, MEMORY in wide) are the requests of the workload's pods when\n"
          "they are given, else of its pod templates times their replicas. Wide adds CPU,\n"
          "MEMORY, DEFINITION and SOURCE (file:line, or the object's API path). AGE counts\n"
-         "from SOURCE_DATE_EPOCH when set. Rows keep the input order (the server's order).\n"
+         "from SOURCE_DATE_EPOCH when set. Rows are sorted as upstream's get sorts them:\n"
+         "newest first by creation time, then by name.\n"
          "-o name prints kind.group/name, one a line.\n"
          "\n"
          "Flags:\n"
@@ -110,7 +110,8 @@ std::string GetCommandHelp() {
          "  -l, --selector SEL     labels, as kubectl: a=b,c!=d,e in (x,y),f notin (z),g,!h\n"
          "  --status S             only workloads with status S (repeatable or S1,S2)\n"
          "  -n, --namespace NS     only workloads of namespace NS (default: the context's)\n"
-         "  -A, --all-namespaces   every namespace (cluster)\n"
+         "  -A, --all-namespaces   every namespace (cluster; where listing them all is\n"
+         "                         forbidden: the context's namespace, with a warning)\n"
          "  --field-selector SEL   fields, as kubectl: metadata.name=x,metadata.namespace!=y\n"
          "                         (cluster)\n"
          "  --chunk-size N         objects per list request (default 500; 0: one request)\n"
@@ -201,51 +202,21 @@ class GetCommand : public WorkloadCommand {
                          true,
                          "give a TYPE to read from the cluster, or the objects with -f PATH",
                          0,
-                         true}) {}
+                         /*reads_cluster=*/true,
+                         /*filters_files=*/true}) {}
 
-  void AddFlags(FlagParser* parser) override {
-    parser->String({"-l", "--selector"}, &selector_text_);
-    parser->String({"-n", "--namespace"}, &options_.namespace_name);
-    parser->Strings({"--status"}, &status_flags_);
-    parser->Bool({"-A", "--all-namespaces"}, &all_namespaces_);
-    parser->String({"--field-selector"}, &field_selector_);
-    parser->String({"--chunk-size"}, &chunk_size_text_);
-    cluster_.Register(parser);
-  }
+  void AddFlags(FlagParser* parser) override { parser->Strings({"--status"}, &status_flags_); }
 
   std::optional<Error> Validate() override {
     std::string error;
-    std::optional<LabelSelector> selector = LabelSelector::Parse(selector_text_, &error);
+    std::optional<LabelSelector> selector = LabelSelector::Parse(live.label_selector, &error);
     if (!selector) return UsageError(error);
     options_.selector = std::move(*selector);
     std::optional<std::set<ResourceStatus>> statuses = ParseStatusFilter(status_flags_, &error);
     if (!statuses) return UsageError(error);
     options_.statuses = std::move(*statuses);
-    live_ = !positional.empty();
-    namespace_flag_ = options_.namespace_name;
-    if (!live_) {
-      for (std::string_view flag : {"-A", "--all-namespaces", "--field-selector", "--chunk-size"}) {
-        for (const std::string& a : args) {
-          if (a == flag || a.starts_with(std::string(flag) + "=")) {
-            return UsageError(std::string(flag) + " is for reading from the cluster (give a TYPE)",
-                              "with -f, -n and -l filter the objects of the files");
-          }
-        }
-      }
-    }
-    if (!chunk_size_text_.empty()) {
-      char* end = nullptr;
-      long long n = std::strtoll(chunk_size_text_.c_str(), &end, 10);
-      if (end == chunk_size_text_.c_str() || *end != '\0' || n < 0) {
-        return UsageError("invalid --chunk-size \"" + chunk_size_text_ + "\"",
-                          "give a whole number of objects per request (0: all in one)");
-      }
-      chunk_size_ = n;
-    }
-    if (all_namespaces_ && !options_.namespace_name.empty()) {
-      return UsageError("-n and -A cannot be used together");
-    }
-    return cluster_.Validate();
+    options_.namespace_name = live.namespace_name;
+    return std::nullopt;
   }
 
   int Run(const CommandIo& io) override {
@@ -258,8 +229,8 @@ class GetCommand : public WorkloadCommand {
       notices.clear();
     };
     view::WorkloadList list;
-    if (live_) {
-      std::optional<int> failed = ReadCluster(io, resolver, &builder, &notices, &list);
+    if (live.active) {
+      std::optional<int> failed = ReadLive(io, resolver, &builder, &notices, &list);
       if (failed) return *failed;
     } else {
       ObjectReader reader(input, io);
@@ -273,6 +244,7 @@ class GetCommand : public WorkloadCommand {
       list = builder.Finish(&notices);
     }
     report();
+    view::SortNewestFirst(&list);  // as upstream's get orders its rows
     const int64_t now = NowSeconds(io);
     if (output == "json" || output == "yaml") {
       WriteAll(io.out_fd, RenderDocuments({view::WorkloadListDocument(list, now)}, output));
@@ -289,46 +261,23 @@ class GetCommand : public WorkloadCommand {
  private:
   // The workloads of the TYPE arguments with their children and pods, from the cluster, into
   // *list; on failure the error is reported and its exit code returned.
-  std::optional<int> ReadCluster(const CommandIo& io, const DefinitionResolver& resolver,
-                                 view::WorkloadListBuilder* builder,
-                                 std::vector<std::string>* notices, view::WorkloadList* list) {
-    // -n is the namespace the server lists (the context's when not given).
-    Result<std::unique_ptr<kube::Client>> client = cluster_.Connect(io, namespace_flag_);
-    if (!client.ok()) return Fail(io, client.error());
-    ClusterQuery query;
-    query.type_args = positional;
-    query.all_namespaces = all_namespaces_;
-    query.label_selector = selector_text_;
-    query.field_selector = field_selector_;
-    query.chunk_size = chunk_size_;
+  std::optional<int> ReadLive(const CommandIo& io, const DefinitionResolver& resolver,
+                              view::WorkloadListBuilder* builder, std::vector<std::string>* notices,
+                              view::WorkloadList* list) {
     ClusterRead read;
-    std::optional<Error> error = ReadClusterWorkloads(
-        client->get(), query, resolver, [&](SourceObject object) { builder->Add(object, notices); },
-        &read);
-    for (const std::string& w : read.warnings) Warn(io, w);
-    if (error) return Fail(io, *error);
+    std::optional<int> failed = ReadCluster(
+        io, resolver, /*workloads_only=*/false,
+        [&](SourceObject object) { builder->Add(object, notices); }, &read);
+    if (failed) return *failed;
     *list = builder->Finish(notices);
     // Objects of other kinds (children without an owner among the inputs) are not rows here.
     std::erase_if(list->items, [&](const view::WorkloadSummary& r) {
-      return read.root_kinds.count(r.api_version + " " + r.kind) == 0;
+      return !read.IsRootKind(r.api_version, r.kind);
     });
-    if (read.named_missing && list->items.empty()) {
-      return Fail(io, Error::Of(ErrorCode::kNotFound,
-                                "the type asked for is not installed in "
-                                "this cluster, so the named object is not "
-                                "there"));
-    }
+    if (read.named_missing && list->items.empty()) return NothingFound(io, read);
     return std::nullopt;
   }
 
-  ClusterFlags cluster_;
-  bool live_ = false;
-  std::string namespace_flag_;  // -n (options_ moves into the builder)
-  bool all_namespaces_ = false;
-  std::string field_selector_;
-  std::string chunk_size_text_;
-  int64_t chunk_size_ = 500;
-  std::string selector_text_;
   std::vector<std::string> status_flags_;
   view::WorkloadListOptions options_;
 };

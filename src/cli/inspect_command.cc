@@ -16,7 +16,14 @@ std::string InspectCommandHelp() {
   return "Show the components, instances, scale and pod templates of workload objects.\n"
          "\n"
          "Usage:\n"
+         "  wmap inspect TYPE[,TYPE...] [NAME...] [-n NAMESPACE | -A] [-l SELECTOR]\n"
+         "  wmap inspect TYPE/NAME... [-n NAMESPACE]\n"
          "  wmap inspect -f FILE... [--definition DEF] [--definitions DIR] [-o json]\n"
+         "\n"
+         "With TYPE, the workloads are read from the cluster of the kubeconfig, as 'wmap get'\n"
+         "reads them (TYPE and NAME as kubectl takes them), but only the workloads: one list\n"
+         "per TYPE, or one get per NAME. With -f, the objects of the files are read and the\n"
+         "network is never used. The output is the same for the same objects.\n"
          "\n"
          "Output (JSON, one WorkloadInspection document per object, docs/output.md):\n"
          "{\"workload\", \"definition\", \"components\": [{\"name\", \"kind\", \"parent\", "
@@ -33,19 +40,40 @@ std::string InspectCommandHelp() {
          "--eval-timeout D, --eval-memory N, --deadline D, --max-document-size N\n"
          "(docs/limits.md).\n"
          "\n"
+         "Cluster flags (with TYPE; as kubectl's):\n"
+         "  -n, --namespace NS     the namespace to read (default: the context's)\n"
+         "  -A, --all-namespaces   every namespace (where listing them all is forbidden: the\n"
+         "                         context's namespace, with a warning)\n"
+         "  -l, --selector SEL     labels, sent to the server: a=b,c!=d,e in (x,y)\n"
+         "  --field-selector SEL   fields, sent to the server: metadata.name=x\n"
+         "  --chunk-size N         objects per list request (default 500; 0: one request)\n"
+         "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
+         "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n"
+         "\n"
          "Examples:\n"
+         "  wmap inspect rayclusters -n ml\n"
+         "  wmap inspect jobset/llama-finetune -n ml-training\n"
          "  wmap inspect -f examples/raycluster.yaml\n"
          "  wmap inspect -f my-workload.yaml --definition my-definition.yaml\n"
          "\n"
-         "Exit status: 0 success, 1 invalid input or an evaluation failed, 2 usage, 3 a file\n"
-         "does not exist, 4 no definition for an object's type.\n";
+         "Exit status: 0 success, 1 invalid input, a cluster error (unreachable, 401, 403) or\n"
+         "an evaluation failed, 2 usage, 3 a file, a TYPE or a NAME does not exist, 4 no\n"
+         "definition for an object's type.\n";
 }
 
 namespace {
 
 class InspectCommand : public WorkloadCommand {
  public:
-  InspectCommand() : WorkloadCommand({"inspect", InspectCommandHelp, {"json"}}) {}
+  InspectCommand()
+      : WorkloadCommand({"inspect",
+                         InspectCommandHelp,
+                         {"json"},
+                         true,
+                         "give a TYPE to read from the cluster, or the objects with -f FILE",
+                         0,
+                         /*reads_cluster=*/true}) {}
 
   // JSON is the only output, so errors are JSON documents even without -o.
   std::optional<Error> Validate() override {

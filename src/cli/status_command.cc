@@ -44,7 +44,15 @@ std::string StatusCommandHelp() {
   return "Show the status of workload objects as their definition reads it.\n"
          "\n"
          "Usage:\n"
+         "  wmap status TYPE[,TYPE...] [NAME...] [-n NAMESPACE | -A] [-l SELECTOR]\n"
+         "              [-o text|json]\n"
+         "  wmap status TYPE/NAME... [-n NAMESPACE] [-o text|json]\n"
          "  wmap status -f FILE... [--definition DEF] [--definitions DIR] [-o text|json]\n"
+         "\n"
+         "With TYPE, the workloads are read from the cluster of the kubeconfig, as 'wmap get'\n"
+         "reads them (TYPE and NAME as kubectl takes them), but only the workloads: one list\n"
+         "per TYPE, or one get per NAME. With -f, the objects of the files are read and the\n"
+         "network is never used. The output is the same for the same objects.\n"
          "\n"
          "Each object is read through the definition of its apiVersion and kind: the built-in\n"
          "catalog ('wmap definitions'), overridden by --definitions DIR and --definition FILE.\n"
@@ -64,19 +72,40 @@ std::string StatusCommandHelp() {
          "  --max-document-size N  the longest document (YAML document or JSON value) an input\n"
          "                         may hold: 256Mi (0: no limit)\n"
          "\n"
+         "Cluster flags (with TYPE; as kubectl's):\n"
+         "  -n, --namespace NS     the namespace to read (default: the context's)\n"
+         "  -A, --all-namespaces   every namespace (where listing them all is forbidden: the\n"
+         "                         context's namespace, with a warning)\n"
+         "  -l, --selector SEL     labels, sent to the server: a=b,c!=d,e in (x,y)\n"
+         "  --field-selector SEL   fields, sent to the server: metadata.name=x\n"
+         "  --chunk-size N         objects per list request (default 500; 0: one request)\n"
+         "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
+         "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n"
+         "\n"
          "Examples:\n"
+         "  wmap status jobsets -n ml-training\n"
+         "  wmap status raycluster/my-ray -n ml -o json\n"
          "  wmap status -f examples/raycluster.yaml\n"
          "  kubectl get jobset my-job -o yaml | wmap status -f - -o json\n"
          "\n"
-         "Exit status: 0 success, 1 invalid input or a status that cannot be evaluated, 2 usage,\n"
-         "3 a file does not exist, 4 no definition for an object's type.\n";
+         "Exit status: 0 success, 1 invalid input, a cluster error (unreachable, 401, 403) or a\n"
+         "status that cannot be evaluated, 2 usage, 3 a file, a TYPE or a NAME does not exist,\n"
+         "4 no definition for an object's type.\n";
 }
 
 namespace {
 
 class StatusCommand : public WorkloadCommand {
  public:
-  StatusCommand() : WorkloadCommand({"status", StatusCommandHelp, {"text", "json"}}) {}
+  StatusCommand()
+      : WorkloadCommand({"status",
+                         StatusCommandHelp,
+                         {"text", "json"},
+                         true,
+                         "give a TYPE to read from the cluster, or the objects with -f FILE",
+                         0,
+                         /*reads_cluster=*/true}) {}
 
   int Run(const CommandIo& io) override {
     OutputBuffer out(io.out_fd);

@@ -1,6 +1,7 @@
 #include "cli/workload_command.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -30,12 +31,14 @@ std::optional<Error> ValidateShared(WorkloadCommand& c) {
                         "use " + FormatList(spec.formats));
     }
   }
-  if (spec.reads_cluster && !c.positional.empty()) {
-    if (!c.input.files.empty()) {
+  if (spec.reads_cluster) {
+    c.live.active = !c.positional.empty();
+    if (c.live.active && !c.input.files.empty()) {
       return UsageError("-f reads files and TYPE arguments read the cluster; give one or the other",
                         "run 'wmap " + std::string(spec.name) + " --help' for usage");
     }
-    return std::nullopt;
+    if (std::optional<Error> e = c.live.Validate(c.args, spec.filters_files)) return e;
+    if (c.live.active) return std::nullopt;
   }
   if (c.positional.size() > spec.max_positionals) {
     if (spec.max_positionals == 0) {
@@ -76,16 +79,61 @@ std::optional<int> WorkloadCommand::LoadDefinitions(const CommandIo& io,
 
 std::optional<int> WorkloadCommand::ReadWorkloads(const CommandIo& io, WorkloadInputs* inputs,
                                                   std::vector<SourceObject>* all) const {
-  if (std::optional<Error> e = ReadWorkloadInputs(input, io, spec_.name, inputs, all)) {
-    return Fail(io, *e);
+  if (!live.active) {
+    if (std::optional<Error> e = ReadWorkloadInputs(input, io, spec_.name, inputs, all)) {
+      return Fail(io, *e);
+    }
+    return std::nullopt;
   }
+  if (std::optional<int> failed = LoadDefinitions(io, &inputs->resolver)) return *failed;
+  std::vector<SourceObject> objects;
+  ClusterRead read;
+  std::optional<int> failed = ReadCluster(
+      io, inputs->resolver, /*workloads_only=*/false,
+      [&](SourceObject object) { objects.push_back(std::move(object)); }, &read);
+  if (failed) return *failed;
+  if (all != nullptr) *all = objects;  // values are shared, not copied
+  inputs->split = GroupWorkloads(std::move(objects), inputs->resolver);
+  // Only the workloads asked for; what else the walk reached is not the user's question.
+  std::erase_if(inputs->split.workloads, [&](const WorkloadGroup& g) {
+    return !read.IsRootKind(g.workload.ApiVersion(), g.workload.Kind());
+  });
+  inputs->split.orphans.clear();
+  inputs->split.undefined.clear();
+  if (inputs->split.workloads.empty()) return NothingFound(io, read);
   return std::nullopt;
+}
+
+std::optional<int> WorkloadCommand::ReadCluster(const CommandIo& io,
+                                                const DefinitionResolver& resolver,
+                                                bool workloads_only,
+                                                const std::function<void(SourceObject)>& add,
+                                                ClusterRead* read) const {
+  // -n is the namespace the server lists (the context's when not given).
+  Result<std::unique_ptr<kube::Client>> client = live.cluster.Connect(io, live.namespace_name);
+  if (!client.ok()) return Fail(io, client.error());
+  std::optional<Error> error = ReadClusterWorkloads(
+      client->get(), live.Query(positional, workloads_only), resolver, add, read);
+  for (const std::string& w : read->warnings) Warn(io, w);
+  if (error) return Fail(io, *error);
+  return std::nullopt;
+}
+
+int WorkloadCommand::NothingFound(const CommandIo& io, const ClusterRead& read) const {
+  if (read.named_missing) {
+    return Fail(io, Error::Of(ErrorCode::kNotFound,
+                              "the type asked for is not installed in this cluster, so the named "
+                              "object is not there"));
+  }
+  WriteAll(io.err_fd, "No workloads found.\n");
+  return kExitOk;
 }
 
 int Execute(WorkloadCommand& command, std::span<const std::string> args, const CommandIo& io) {
   bool help = false;
   FlagParser parser;
   command.input.Register(&parser);
+  if (command.spec().reads_cluster) command.live.Register(&parser);
   parser.String({"-o", "--output"}, &command.output);
   parser.Bool({"-h", "--help"}, &help);
   command.AddFlags(&parser);
@@ -120,6 +168,22 @@ int ForEachWorkloadObject(
   auto keep_first = [&](int code) {
     if (exit_code == kExitOk) exit_code = code;
   };
+  if (command.live.active) {
+    // Every object read is a workload of a TYPE asked for, which a definition reads.
+    std::vector<SourceObject> objects;
+    ClusterRead read;
+    std::optional<int> failed = command.ReadCluster(
+        io, resolver, /*workloads_only=*/true,
+        [&](SourceObject object) { objects.push_back(std::move(object)); }, &read);
+    if (failed) return *failed;
+    std::erase_if(objects, [&](const SourceObject& o) {
+      return !read.IsRootKind(o.ApiVersion(), o.Kind()) || resolver.Find(o.value) == nullptr;
+    });
+    if (objects.empty()) return command.NothingFound(io, read);
+    for (const SourceObject& o : objects) keep_first(visit(o, *resolver.Find(o.value)));
+    out->Flush();
+    return exit_code;
+  }
   ObjectReader reader(command.input, io);
   SourceObject object;
   std::optional<Error> read_error;

@@ -9,8 +9,15 @@
 // - ForEachWorkloadObject streams -f one object at a time (status, inspect): memory stays
 //   bounded by the largest object; objects of a kind no definition reads are skipped with one
 //   warning per kind, and an input with nothing else is an error (exit 4).
-// - ReadWorkloadInputs (pod_commands.h) reads everything and groups it into workloads with
-//   their children and pods (describe, gang, mutate, suspend, resume).
+// - ReadWorkloads (ReadWorkloadInputs, pod_commands.h) reads everything and groups it into
+//   workloads with their children and pods (describe, gang, mutate, suspend, resume).
+//
+// A command whose spec reads_cluster takes TYPE arguments instead of -f (kubectl's
+// `TYPE[,TYPE] [NAME...]` and `TYPE/NAME`, with the flags of LiveFlags). Both readers then read
+// the cluster (ReadClusterWorkloads) and hand on only the workloads of the TYPEs asked for, with
+// their children and pods, and the same pipeline runs on them: the output is what the command
+// prints for the same objects given with -f. Objects the read brings beside them (the workloads
+// of other kinds its owner walk reaches, pods of other workloads) neither show nor warn.
 #ifndef WMAP_CLI_WORKLOAD_COMMAND_H_
 #define WMAP_CLI_WORKLOAD_COMMAND_H_
 
@@ -21,7 +28,9 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/cluster_source.h"
 #include "cli/command.h"
+#include "cli/live_flags.h"
 #include "cli/output_buffer.h"
 #include "cli/pod_commands.h"
 #include "cli/workload_input.h"
@@ -43,6 +52,8 @@ struct CommandSpec {
   size_t max_positionals = 0;
   // Positional TYPE [NAME...] arguments read the objects from the cluster instead of -f.
   bool reads_cluster = false;
+  // With -f, -n and -l filter the objects of the files (get); else they need a TYPE.
+  bool filters_files = false;
 };
 
 class WorkloadCommand {
@@ -73,6 +84,15 @@ class WorkloadCommand {
   // `all`, when given, receives every object read in input order (ReadWorkloadInputs).
   std::optional<int> ReadWorkloads(const CommandIo& io, WorkloadInputs* inputs,
                                    std::vector<SourceObject>* all = nullptr) const;
+  // Reads the objects of the TYPE arguments from the cluster (live.active) into `add`, in
+  // ReadClusterWorkloads' order, and reports its warnings; on failure the error is reported and
+  // its exit code returned. `workloads_only` leaves out the children and pods.
+  std::optional<int> ReadCluster(const CommandIo& io, const DefinitionResolver& resolver,
+                                 bool workloads_only, const std::function<void(SourceObject)>& add,
+                                 ClusterRead* read) const;
+  // When nothing was found: exit 3 for a NAME of a TYPE the cluster lacks, else "No workloads
+  // found." on stderr and exit 0.
+  int NothingFound(const CommandIo& io, const ClusterRead& read) const;
 
   // The options every workload command has, filled by Execute.
   InputFlags input;
@@ -80,6 +100,7 @@ class WorkloadCommand {
   std::string requested_output;  // -o as given ("" when absent or not a known format)
   std::vector<std::string> positional;
   std::vector<std::string> args;  // the command line as given, for flags whose presence counts
+  LiveFlags live;                 // registered when spec().reads_cluster
 
  private:
   CommandSpec spec_;

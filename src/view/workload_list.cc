@@ -1,9 +1,12 @@
 // The workload list: one summary per workload found in a stream of objects, with the pods that
 // reach it through controller owners counted as they are read.
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "wmap/meta.h"
 #include "wmap/tree.h"
@@ -111,6 +114,24 @@ WorkloadList WorkloadListBuilder::Finish(std::vector<std::string>* notices) {
   }
   pods_.clear();
   return list;
+}
+
+void SortNewestFirst(WorkloadList* list) {
+  std::vector<WorkloadSummary>& items = list->items;
+  std::vector<int64_t> created(items.size());
+  std::vector<size_t> order(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    created[i] = ParseTimestamp(items[i].created).value_or(std::numeric_limits<int64_t>::min());
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (created[a] != created[b]) return created[a] > created[b];
+    return items[a].name < items[b].name;
+  });
+  std::vector<WorkloadSummary> sorted;
+  sorted.reserve(items.size());
+  for (size_t i : order) sorted.push_back(std::move(items[i]));
+  items = std::move(sorted);
 }
 
 Value WorkloadListDocument(const WorkloadList& list, int64_t now) {

@@ -129,8 +129,10 @@ TEST(WorkloadHelpTest, EveryCommandHasExamplesThatRun) {
       if (in_word) args.push_back(word);
       if (std::find(args.begin(), args.end(), "pods.yaml") != args.end()) continue;
       // Examples that read a cluster run in tests/live against a real API server.
+      const bool reads_cluster =
+          args[0] == "get" || args[0] == "describe" || args[0] == "status" || args[0] == "inspect";
       if (std::find(args.begin(), args.end(), "-f") == args.end() && args.size() > 1 &&
-          args[0] == "get") {
+          reads_cluster) {
         continue;
       }
       workload_golden::Outcome o = workload_golden::Run(args);
