@@ -66,16 +66,15 @@ class DeleteCommand : public WorkloadCommand {
                          true,
                          "give TYPE/NAME, TYPE NAME... or -f FILE",
                          0,
-                         true}) {}
+                         true,
+                         /*filters_files=*/true}) {}
 
   void AddFlags(FlagParser* parser) override {
-    parser->String({"-n", "--namespace"}, &namespace_);
     parser->String({"--cascade"}, &cascade_);
     parser->Optional({"--dry-run"}, &dry_run_, "server");
     parser->Bool({"--ignore-not-found"}, &ignore_not_found_);
     parser->Optional({"--wait"}, &wait_, "true");
     parser->String({"--timeout"}, &timeout_text_);
-    cluster_.Register(parser);
   }
 
   std::optional<Error> Validate() override {
@@ -102,11 +101,20 @@ class DeleteCommand : public WorkloadCommand {
       if (!d) return UsageError("invalid --timeout \"" + timeout_text_ + "\"");
       timeout_ = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
     }
-    return cluster_.Validate();
+    for (std::string_view flag :
+         {"-l", "--selector", "-A", "--all-namespaces", "--field-selector", "--chunk-size"}) {
+      for (const std::string& a : args) {
+        if (a == flag || a.starts_with(std::string(flag) + "=")) {
+          return UsageError(std::string(flag) + " is not a flag of 'wmap delete'",
+                            "name the objects: TYPE/NAME, TYPE NAME... or -f FILE");
+        }
+      }
+    }
+    return std::nullopt;
   }
 
   int Run(const CommandIo& io) override {
-    Result<std::unique_ptr<kube::Client>> client = cluster_.Connect(io, namespace_);
+    Result<std::unique_ptr<kube::Client>> client = live.cluster.Connect(io, live.namespace_name);
     if (!client.ok()) return Fail(io, client.error());
     Result<kube::Discovery> discovery = kube::Discovery::Fetch(client->get());
     if (!discovery.ok()) return Fail(io, discovery.error());
@@ -149,9 +157,11 @@ class DeleteCommand : public WorkloadCommand {
           return Fail(io, e);
         }
         std::string object_ns(o.Namespace());
-        if (!object_ns.empty() && !namespace_.empty() && object_ns != namespace_) {
-          return Fail(io, UsageError("the object's namespace \"" + object_ns +
-                                     "\" is not the namespace \"" + namespace_ + "\" of -n"));
+        if (!object_ns.empty() && !live.namespace_name.empty() &&
+            object_ns != live.namespace_name) {
+          return Fail(io,
+                      UsageError("the object's namespace \"" + object_ns +
+                                 "\" is not the namespace \"" + live.namespace_name + "\" of -n"));
         }
         targets.push_back({r, object_ns.empty() ? ns : object_ns, std::string(o.Name())});
       }
@@ -195,7 +205,6 @@ class DeleteCommand : public WorkloadCommand {
   }
 
  private:
-  std::string namespace_;
   std::string cascade_;
   std::string dry_run_;
   bool ignore_not_found_ = false;
@@ -203,7 +212,6 @@ class DeleteCommand : public WorkloadCommand {
   std::string timeout_text_;
   std::chrono::milliseconds timeout_ = std::chrono::minutes(5);
   kube::WriteOptions write_;
-  ClusterFlags cluster_;
 };
 
 }  // namespace
