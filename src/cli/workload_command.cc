@@ -1,6 +1,7 @@
 #include "cli/workload_command.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <string>
@@ -17,6 +18,19 @@ std::string FormatList(const std::vector<std::string_view>& formats) {
     out += "-o " + std::string(formats[i]);
   }
   return out;
+}
+
+// True for "-" and for an existing file or folder whose name has a '/' or ends in .yaml, .yml
+// or .json: a TYPE never looks like that, and a NAME that happens to match a path is rare
+// enough that the hint is worth it.
+bool LooksLikeFile(const std::string& arg) {
+  if (arg == "-") return true;
+  bool path_like = arg.find('/') != std::string::npos;
+  for (std::string_view suffix : {".yaml", ".yml", ".json"}) {
+    path_like = path_like || (arg.size() > suffix.size() && arg.ends_with(suffix));
+  }
+  std::error_code ec;
+  return path_like && std::filesystem::exists(arg, ec);
 }
 
 // The checks every command shares, after the flags are parsed.
@@ -38,6 +52,13 @@ std::optional<Error> ValidateShared(WorkloadCommand& c) {
                         "run 'wmap " + std::string(spec.name) + " --help' for usage");
     }
     if (std::optional<Error> e = c.live.Validate(c.args, spec.filters_files)) return e;
+    for (const std::string& arg : c.positional) {
+      // A file named where a TYPE goes is a forgotten -f, not a type to ask a cluster for.
+      if (LooksLikeFile(arg)) {
+        return UsageError("\"" + arg + "\" is a file, not a TYPE",
+                          "read it offline with -f " + arg);
+      }
+    }
     if (c.live.active) return std::nullopt;
   }
   if (c.positional.size() > spec.max_positionals) {
