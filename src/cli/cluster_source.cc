@@ -7,15 +7,10 @@
 
 #include "cli/command.h"
 #include "wmap/meta.h"
+#include "wmap/text.h"
 
 namespace wmap::cli {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string KindKey(std::string_view api_version, std::string_view kind) {
   return std::string(api_version) + " " + std::string(kind);
@@ -30,7 +25,7 @@ std::string DottedKind(const GroupVersionKind& k) {
 // kind (case-insensitive), narrowed by version and group when the token is dotted.
 std::vector<const CatalogEntry*> DefinitionsNamed(const DefinitionResolver& resolver,
                                                   std::string_view type) {
-  std::string token = Lower(type);
+  std::string token = text::AsciiLower(type);
   std::string kind = token, rest;
   if (size_t dot = token.find('.'); dot != std::string::npos) {
     kind = token.substr(0, dot);
@@ -39,8 +34,9 @@ std::vector<const CatalogEntry*> DefinitionsNamed(const DefinitionResolver& reso
   std::vector<const CatalogEntry*> out;
   for (const CatalogEntry& e : resolver.catalog().entries()) {
     const GroupVersionKind& k = e.definition.root_kind();
-    if (Lower(k.kind) != kind) continue;
-    if (!rest.empty() && rest != Lower(k.group) && rest != Lower(k.version + "." + k.group)) {
+    if (text::AsciiLower(k.kind) != kind) continue;
+    if (!rest.empty() && rest != text::AsciiLower(k.group) &&
+        rest != text::AsciiLower(k.version + "." + k.group)) {
       continue;
     }
     out.push_back(&e);

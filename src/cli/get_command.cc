@@ -3,7 +3,6 @@
 // objects, to its owner link and requests) as soon as it is read, so memory grows with the number
 // of objects, not with their size.
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,17 +15,12 @@
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
 #include "wmap/selector.h"
+#include "wmap/text.h"
 #include "wmap/tree.h"
 #include "wmap/view.h"
 
 namespace wmap::cli {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // The statuses --status accepts (lower case) to their names.
 std::optional<std::set<ResourceStatus>> ParseStatusFilter(const std::vector<std::string>& flags,
@@ -40,11 +34,11 @@ std::optional<std::set<ResourceStatus>> ParseStatusFilter(const std::vector<std:
     size_t start = 0;
     for (size_t i = 0; i <= flag.size(); ++i) {
       if (i < flag.size() && flag[i] != ',') continue;
-      std::string want = Lower(flag.substr(start, i - start));
+      std::string want = text::AsciiLower(flag.substr(start, i - start));
       start = i + 1;
       bool found = false;
       for (ResourceStatus s : kAll) {
-        if (Lower(ResourceStatusName(s)) == want) {
+        if (text::AsciiLower(ResourceStatusName(s)) == want) {
           out.insert(s);
           found = true;
         }
@@ -185,7 +179,7 @@ std::string ListTable(const view::WorkloadList& list, bool wide, int64_t now) {
 std::string NameList(const view::WorkloadList& list) {
   std::string out;
   for (const view::WorkloadSummary& r : list.items) {
-    std::string kind = Lower(r.kind);
+    std::string kind = text::AsciiLower(r.kind);
     size_t slash = r.api_version.find('/');
     if (slash != std::string::npos) kind += "." + r.api_version.substr(0, slash);
     out += kind + "/" + view::DisplayName(r.name, r.generate_name) + "\n";

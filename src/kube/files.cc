@@ -33,10 +33,6 @@ std::optional<std::string> DecodeBase64(std::string_view text) {
   return out;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+std::string Lower(std::string_view s) { return text::AsciiLower(s); }
 
 }  // namespace wmap::kube
