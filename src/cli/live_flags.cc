@@ -78,4 +78,17 @@ ClusterQuery LiveFlags::Query(std::vector<std::string> type_args, bool workloads
   return query;
 }
 
+std::string LiveFlagsHelp() {
+  return "Cluster flags (with TYPE; as kubectl's):\n"
+         "  -n, --namespace NS     the namespace to read (default: the context's)\n"
+         "  -A, --all-namespaces   every namespace (where listing them all is forbidden: the\n"
+         "                         context's namespace, with a warning)\n"
+         "  -l, --selector SEL     labels, sent to the server: a=b,c!=d,e in (x,y)\n"
+         "  --field-selector SEL   fields, sent to the server: metadata.name=x\n"
+         "  --chunk-size N         objects per list request (default 500; 0: one request)\n"
+         "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
+         "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n";
+}
+
 }  // namespace wmap::cli

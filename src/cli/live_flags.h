@@ -42,6 +42,10 @@ struct LiveFlags {
   ClusterQuery Query(std::vector<std::string> type_args, bool workloads_only) const;
 };
 
+// The help paragraph of these flags ("Cluster flags (with TYPE; as kubectl's): ..."), as the
+// commands that read a cluster by TYPE print it.
+std::string LiveFlagsHelp();
+
 }  // namespace wmap::cli
 
 #endif  // WMAP_CLI_LIVE_FLAGS_H_

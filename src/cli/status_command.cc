@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/live_flags.h"
 #include "cli/output_buffer.h"
 #include "cli/pod_commands.h"
 #include "cli/workload_command.h"
@@ -71,17 +72,8 @@ std::string StatusCommandHelp() {
          "                         (docs/limits.md)\n"
          "  --max-document-size N  the longest document (YAML document or JSON value) an input\n"
          "                         may hold: 256Mi (0: no limit)\n"
-         "\n"
-         "Cluster flags (with TYPE; as kubectl's):\n"
-         "  -n, --namespace NS     the namespace to read (default: the context's)\n"
-         "  -A, --all-namespaces   every namespace (where listing them all is forbidden: the\n"
-         "                         context's namespace, with a warning)\n"
-         "  -l, --selector SEL     labels, sent to the server: a=b,c!=d,e in (x,y)\n"
-         "  --field-selector SEL   fields, sent to the server: metadata.name=x\n"
-         "  --chunk-size N         objects per list request (default 500; 0: one request)\n"
-         "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
-         "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
-         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n"
+         "\n" +
+         LiveFlagsHelp() +
          "\n"
          "Examples:\n"
          "  wmap status jobsets -n ml-training\n"
