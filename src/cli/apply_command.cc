@@ -7,7 +7,6 @@
 // each workload followed by its scheduler objects (which need its uid to be owned by it).
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -157,6 +156,8 @@ struct Submission {
   const kube::ApiResource* resource = nullptr;
   const CatalogEntry* entry = nullptr;  // set for workloads
   std::string namespace_name;           // "" for cluster-scoped objects
+  // --gang-for: the scheduler's objects, built before the writes without an owner.
+  std::vector<Value> scheduler_objects;
 };
 
 class ApplyCommand : public WorkloadCommand {
@@ -260,7 +261,6 @@ class ApplyCommand : public WorkloadCommand {
       s.object = DesiredState(o.value);
       if (s.entry != nullptr) {
         any_workload = true;
-        next_index_ = submissions.size();
         if (std::optional<int> failed = Prepare(io, o, &s)) return *failed;
       }
       std::string_view own = MetadataField(s.object, "namespace");
@@ -284,7 +284,7 @@ class ApplyCommand : public WorkloadCommand {
         documents.push_back(submissions[i].object);
         lines += ObjectName(submissions[i].object) + " serverside-applied (dry run)\n";
         // The scheduler's objects, without the owner reference only the server's uid can give.
-        for (const Value& extra : scheduler_objects_[i]) {
+        for (const Value& extra : submissions[i].scheduler_objects) {
           documents.push_back(extra);
           lines += ObjectName(extra) + " serverside-applied (dry run)\n";
         }
@@ -312,7 +312,7 @@ class ApplyCommand : public WorkloadCommand {
     }
     for (const Submission& s : submissions) {
       if (s.entry == nullptr || !scheduler_) continue;
-      for (const Value& extra : scheduler_objects_[static_cast<size_t>(&s - submissions.data())]) {
+      for (const Value& extra : s.scheduler_objects) {
         Result<const kube::ApiResource*> r = ServedResource(*discovery, extra, s.source);
         if (!r.ok()) {
           Error e = r.error();
@@ -345,7 +345,7 @@ class ApplyCommand : public WorkloadCommand {
       if (!scheduler_) continue;
       // The scheduler's objects, owned by the workload as stored (its uid is known now). They
       // were built without it, as were the names the pod templates carry, so both agree.
-      for (Value extra : scheduler_objects_[i]) {
+      for (Value extra : s.scheduler_objects) {
         OwnBy(*applied, &extra);
         Result<const kube::ApiResource*> r = ServedResource(*discovery, extra, s.source);
         if (!r.ok()) return Fail(io, r.error());
@@ -480,7 +480,7 @@ class ApplyCommand : public WorkloadCommand {
         return Fail(io, WorkloadError(o, r.error().code, r.error().message, r.error().hint));
       s->object = r.object();
     }
-    scheduler_objects_[next_index_] = built->objects;
+    s->scheduler_objects = built->objects;
     return std::nullopt;
   }
 
@@ -615,9 +615,6 @@ class ApplyCommand : public WorkloadCommand {
   std::string timeout_text_;
   std::optional<std::chrono::milliseconds> timeout_ = std::chrono::minutes(30);
   ClusterFlags cluster_;
-  // The scheduler objects of the submission at each index (built before the writes).
-  std::map<size_t, std::vector<Value>> scheduler_objects_;
-  size_t next_index_ = 0;
 };
 
 }  // namespace

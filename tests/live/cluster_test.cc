@@ -207,14 +207,7 @@ TEST_P(ExamplesTest, LiveGetEqualsOfflineGetOfTheSameObjects) {
   EXPECT_NE(wide.out.find("/namespaces/" + ns + "/"), std::string::npos) << wide.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, ExamplesTest,
-                         ::testing::Values("jobset-training", "leaderworkerset-serving",
-                                           "raycluster", "dynamo-graph"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           std::erase(name, '-');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Examples, ExamplesTest, ExampleNames(), ExampleTestName);
 
 // ---- users, credentials, TLS ----
 

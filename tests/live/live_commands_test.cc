@@ -123,14 +123,7 @@ TEST_P(LiveCommandsTest, EachCommandEqualsItsOfflineRunOnTheSameObjects) {
   EXPECT_EQ(by_type.out, by_name.out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, LiveCommandsTest,
-                         ::testing::Values("jobset-training", "leaderworkerset-serving",
-                                           "raycluster", "dynamo-graph"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           std::erase(name, '-');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Examples, LiveCommandsTest, ExampleNames(), ExampleTestName);
 
 // The JobSet example with a Job of its own and that Job's pod beside it in the namespace.
 const Created& JobSetWithAStrayJob(const Cluster& c) {

@@ -241,4 +241,10 @@ std::vector<std::string> CreateExample(const Cluster& c, const std::string& exam
   return types;
 }
 
+std::string ExampleTestName(const ::testing::TestParamInfo<const char*>& info) {
+  std::string name = info.param;
+  std::erase(name, '-');
+  return name;
+}
+
 }  // namespace wmap::live

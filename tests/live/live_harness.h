@@ -86,6 +86,13 @@ std::string ResourceOf(const Value& object);
 std::vector<std::string> CreateExample(const Cluster& c, const std::string& example,
                                        const std::string& ns);
 
+// The four examples every live comparison runs on, and a test name for each.
+inline auto ExampleNames() {
+  return ::testing::Values("jobset-training", "leaderworkerset-serving", "raycluster",
+                           "dynamo-graph");
+}
+std::string ExampleTestName(const ::testing::TestParamInfo<const char*>& info);
+
 }  // namespace wmap::live
 
 #endif  // WMAP_TESTS_LIVE_LIVE_HARNESS_H_
