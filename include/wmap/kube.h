@@ -1,5 +1,5 @@
 // The Kubernetes API client: kubeconfig as kubectl reads it, HTTPS through libcurl, discovery
-// and TYPE resolution, and reads (get, list with paging).
+// and TYPE resolution, reads (get, list with paging, watch) and writes.
 //
 // Contract:
 // - LoadClientConfig merges kubeconfig files by kubectl's rules (see LoadClientConfig) and
@@ -13,6 +13,7 @@
 #ifndef WMAP_KUBE_H_
 #define WMAP_KUBE_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -179,6 +180,17 @@ class Client {
   // Any request. Retries as ClientOptions says, except that a POST (which may have been carried
   // out before the connection dropped) is repeated only after a 429.
   Result<Response> Send(const Request& request);
+  // A request whose 200 answer is a stream of lines (a watch): each line goes to on_line as it
+  // arrives, empty lines left out. Sent once: the caller resumes a stream that ends. The
+  // transfer ends early, with the status so far and no error, when on_line returns false or
+  // *stop becomes true (looked at about once a second while the stream is idle). Any other
+  // status is a Response with its body.
+  Result<Response> Stream(const Request& request,
+                          const std::function<bool(std::string_view line)>& on_line,
+                          const std::atomic<bool>* stop = nullptr);
+  // A new client with the same configuration and options and its own connection, for another
+  // thread.
+  Result<std::unique_ptr<Client>> Clone() const;
 
   const ClientConfig& config() const { return config_; }
   // The number of HTTP requests sent (attempts included), for tests and benchmarks.
@@ -186,6 +198,11 @@ class Client {
 
  private:
   Client(ClientConfig config, ClientOptions options);
+  // Sets the URL, method and body of `request`; returns the URL.
+  std::string Prepare(const Request& request);
+  // The credentials and headers of one attempt (token files and exec credentials are read
+  // again each time).
+  std::optional<Error> Authorize(const Request& request);
   class Handle;
   ClientConfig config_;
   ClientOptions options_;
@@ -262,13 +279,75 @@ struct ListOptions {
 
 // Lists `resource`, page by page (limit/continue), calling visit for each item with its kind
 // and apiVersion filled in (lists leave them out). Stops at the first error or when visit
-// returns false. *pages, when given, counts the requests.
+// returns false. *pages, when given, counts the requests; *resource_version, when given, is
+// set to the list's resourceVersion (every page is of that one snapshot).
 std::optional<Error> List(Client* client, const ApiResource& resource, const ListOptions& options,
-                          const std::function<bool(Value item)>& visit, int* pages = nullptr);
+                          const std::function<bool(Value item)>& visit, int* pages = nullptr,
+                          std::string* resource_version = nullptr);
 
 // One object.
 Result<Value> GetObject(Client* client, const ApiResource& resource,
                         std::string_view namespace_name, std::string_view name);
+
+// ---- watch ----
+
+enum class WatchEventType { kAdded, kModified, kDeleted, kBookmark };
+// "ADDED", "MODIFIED", "DELETED", "BOOKMARK".
+std::string_view WatchEventName(WatchEventType type);
+
+struct WatchEvent {
+  WatchEventType type = WatchEventType::kAdded;
+  Value object;  // with kind and apiVersion; a bookmark holds only its resourceVersion
+};
+
+struct WatchOptions {
+  std::string namespace_name;  // "" = all namespaces (or a cluster-scoped resource)
+  std::string label_selector;
+  std::string field_selector;
+  std::string resource_version;   // events after this one; "" = from the current state
+  int64_t timeout_seconds = 300;  // the server ends the watch after this long
+};
+
+// How one watch request ended.
+struct WatchEnd {
+  enum How {
+    kEnded,    // the server closed the stream (its timeout): resume from the last version
+    kStopped,  // on_event returned false or *stop was set
+    kExpired,  // 410 Gone: the version is too old to resume from; list again
+    kFailed,   // `error` says why
+  } how = kEnded;
+  std::optional<Error> error;
+};
+
+// One watch request with bookmarks (allowWatchBookmarks): on_event gets every event in order;
+// *resource_version starts the watch and is kept at the last version seen (bookmarks
+// included), so that the caller can resume where the stream ended.
+WatchEnd WatchOnce(Client* client, const ApiResource& resource, const WatchOptions& options,
+                   const std::function<bool(WatchEvent event)>& on_event,
+                   const std::atomic<bool>* stop, std::string* resource_version);
+
+// What ListAndWatch tells its caller, on its own thread.
+struct ReflectorHandlers {
+  // The whole collection as of a list: the first one, and again after 410 Gone.
+  std::function<void(std::vector<Value> items)> replace;
+  // Each change after the last list, in order (bookmarks left out).
+  std::function<void(WatchEvent event)> event;
+  // The connection was lost or the server failed; ListAndWatch retries with backoff. Called
+  // once per interruption, not per attempt.
+  std::function<void(const Error& error)> interrupted;
+  // Reading again after an interruption.
+  std::function<void()> resumed;
+};
+
+// Keeps a caller up to date with a collection as client-go's reflector does: a list, then
+// watches, each resumed from the last resourceVersion seen when the server ends it or the
+// connection drops (retried with backoff, as long as it takes), a fresh list when the version
+// has expired (410 Gone). Returns nullopt once *stop is set, or the error that no retry can get
+// past (401, 403, 404: the resource is gone). Starts from `resume_from` without a list when it
+// is given.
+std::optional<Error> ListAndWatch(Client* client, const ApiResource& resource,
+                                  const ListOptions& options, const ReflectorHandlers& handlers,
+                                  const std::atomic<bool>& stop, std::string resume_from = "");
 
 // ---- writes ----
 

@@ -12,10 +12,6 @@
 namespace wmap::cli {
 namespace {
 
-std::string KindKey(std::string_view api_version, std::string_view kind) {
-  return std::string(api_version) + " " + std::string(kind);
-}
-
 // "JobSet.v1alpha2.jobset.x-k8s.io", as upstream's retry list names definitions.
 std::string DottedKind(const GroupVersionKind& k) {
   return k.group.empty() ? k.kind + "." + k.version : k.kind + "." + k.version + "." + k.group;
@@ -60,6 +56,8 @@ const kube::ApiResource* WithDefinition(const kube::Discovery& discovery,
   return nullptr;
 }
 
+}  // namespace
+
 SourceObject ClusterObject(Value value, const kube::ApiResource& resource) {
   SourceObject o;
   o.value = std::move(value);
@@ -68,7 +66,9 @@ SourceObject ClusterObject(Value value, const kube::ApiResource& resource) {
   return o;
 }
 
-}  // namespace
+std::string KindKey(std::string_view api_version, std::string_view kind) {
+  return std::string(api_version) + " " + std::string(kind);
+}
 
 void ClusterFlags::Register(FlagParser* parser) {
   parser->String({"--kubeconfig"}, &kubeconfig);
@@ -158,10 +158,10 @@ Result<std::unique_ptr<kube::Client>> ClusterFlags::Connect(
   return kube::Client::Create(std::move(*config), std::move(options));
 }
 
-std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQuery& query,
-                                          const DefinitionResolver& resolver,
-                                          const std::function<void(SourceObject)>& add,
-                                          ClusterRead* read) {
+Result<std::unique_ptr<ClusterTypes>> ResolveClusterTypes(kube::Client* client,
+                                                          const ClusterQuery& query,
+                                                          const DefinitionResolver& resolver,
+                                                          ClusterRead* read) {
   Result<std::vector<kube::TypeRequest>> types = kube::ParseTypeArguments(query.type_args);
   if (!types.ok()) return types.error();
   bool named = false;
@@ -176,17 +176,11 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQue
   }
   Result<kube::Discovery> discovery = kube::Discovery::Fetch(client);
   if (!discovery.ok()) return discovery.error();
-  const std::string ns = query.all_namespaces ? "" : client->config().namespace_name;
-
+  auto out = std::make_unique<ClusterTypes>();
+  out->discovery = std::move(*discovery);
   // Each TYPE resolved first, so that a bad one fails before anything is read.
-  struct Target {
-    const kube::ApiResource* resource;
-    const CatalogEntry* entry;
-    std::vector<std::string> names;
-  };
-  std::vector<Target> targets;
   for (const kube::TypeRequest& t : *types) {
-    const kube::ApiResource* resource = discovery->Resolve(t.type);
+    const kube::ApiResource* resource = out->discovery.Resolve(t.type);
     if (resource == nullptr) {
       std::vector<const CatalogEntry*> defined = DefinitionsNamed(resolver, t.type);
       if (defined.size() > 1) {
@@ -210,7 +204,7 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQue
                        "'kubectl api-resources' lists the types the server serves, 'wmap "
                        "definitions' the types wmap reads");
     }
-    const kube::ApiResource* served = WithDefinition(*discovery, *resource, resolver);
+    const kube::ApiResource* served = WithDefinition(out->discovery, *resource, resolver);
     if (served == nullptr) {
       return Error::Of(ErrorCode::kNoDefinition,
                        "no definition for " + resource->ApiVersion() + " " + resource->kind + " (" +
@@ -220,13 +214,25 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQue
     }
     const CatalogEntry* entry = resolver.Find(served->ApiVersion(), served->kind);
     read->root_kinds.insert(KindKey(served->ApiVersion(), served->kind));
-    targets.push_back({served, entry, t.names});
+    out->targets.push_back({served, entry, t.names});
   }
+  return out;
+}
+
+std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQuery& query,
+                                          const DefinitionResolver& resolver,
+                                          const std::function<void(SourceObject)>& add,
+                                          ClusterRead* read) {
+  Result<std::unique_ptr<ClusterTypes>> types = ResolveClusterTypes(client, query, resolver, read);
+  if (!types.ok()) return types.error();
+  const kube::Discovery* discovery = &(*types)->discovery;
+  const std::vector<ClusterTarget>& targets = (*types)->targets;
+  const std::string ns = query.all_namespaces ? "" : client->config().namespace_name;
 
   // The workloads.
   std::set<std::string> namespaces;  // of the workloads found
   bool any = false;
-  for (const Target& t : targets) {
+  for (const ClusterTarget& t : targets) {
     size_t taken = 0;  // of this TYPE
     auto take = [&](Value item) {
       ++taken;

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -72,6 +73,33 @@ struct ClusterRead {
     return root_kinds.count(std::string(api_version) + " " + std::string(kind)) > 0;
   }
 };
+
+// "apiVersion kind", the key of ClusterRead::root_kinds.
+std::string KindKey(std::string_view api_version, std::string_view kind);
+
+// An object of `resource` as the readers take it: its SOURCE is its API path.
+SourceObject ClusterObject(Value value, const kube::ApiResource& resource);
+
+// A TYPE argument resolved: the served resource a definition reads, and the names asked for.
+struct ClusterTarget {
+  const kube::ApiResource* resource;  // in ClusterTypes::discovery
+  const CatalogEntry* entry;
+  std::vector<std::string> names;
+};
+
+struct ClusterTypes {
+  kube::Discovery discovery;
+  std::vector<ClusterTarget> targets;
+};
+
+// The TYPE arguments of `query` resolved through discovery and the definitions, every one
+// before anything is read: an unknown TYPE or one without a definition is an error, a type
+// with a definition that the cluster does not serve a warning in *read. The names' rules
+// (no -l, no -A with names) are checked here too.
+Result<std::unique_ptr<ClusterTypes>> ResolveClusterTypes(kube::Client* client,
+                                                          const ClusterQuery& query,
+                                                          const DefinitionResolver& resolver,
+                                                          ClusterRead* read);
 
 // Reads the objects `query` names from the cluster into `add` (see the file comment).
 std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQuery& query,

@@ -9,11 +9,13 @@
 
 #include "cli/cluster_source.h"
 #include "cli/display_format.h"
+#include "cli/get_watch.h"
 #include "cli/pod_commands.h"
 #include "cli/table_writer.h"
 #include "cli/workload_command.h"
 #include "cli/workload_commands.h"
 #include "cli/workload_input.h"
+#include "cli/workload_rows.h"
 #include "wmap/selector.h"
 #include "wmap/text.h"
 #include "wmap/tree.h"
@@ -54,13 +56,6 @@ std::optional<std::set<ResourceStatus>> ParseStatusFilter(const std::vector<std:
   return out;
 }
 
-std::string Joined(const std::vector<ResourceStatus>& v) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i)
-    out += (i ? "," : "") + std::string(ResourceStatusName(v[i]));
-  return out;
-}
-
 }  // namespace
 
 std::string GetCommandHelp() {
@@ -69,7 +64,8 @@ std::string GetCommandHelp() {
          "Usage:\n"
          "  wmap get TYPE[,TYPE...] [NAME...] [-n NAMESPACE | -A] [-l SELECTOR]\n"
          "           [--field-selector SEL] [--status S] [-o table|wide|json|yaml|name]\n"
-         "  wmap get TYPE/NAME...\n"
+         "           [-w [--watch-only] [--output-watch-events]]\n"
+         "  wmap get TYPE/NAME... [-w]\n"
          "  wmap get -f PATH... [-l SELECTOR] [--status S] [-n NAMESPACE]\n"
          "           [-o table|wide|json|yaml|name]\n"
          "\n"
@@ -99,6 +95,16 @@ std::string GetCommandHelp() {
          "newest first by creation time, then by name.\n"
          "-o name prints kind.group/name, one a line.\n"
          "\n"
+         "With -w, the rows of the state are printed once everything is listed, then a row\n"
+         "each time a workload's statuses, pods (ready or desired) or requests change, when\n"
+         "one appears and when one is deleted (its last row), as 'kubectl get -w' does: the\n"
+         "workloads, their pods and the kinds between them are watched (one watch per kind,\n"
+         "resumed from the last version seen when the server ends it or the connection\n"
+         "drops, listed again after 410 Gone). A lost connection is retried until the server\n"
+         "is back and said on stderr. The watch runs until interrupted, until standard output\n"
+         "is closed, or for --request-timeout when it is given. -o json and yaml print one\n"
+         "WorkloadList item per change.\n"
+         "\n"
          "Flags:\n"
          "  -f, --filename PATH    files or folders to read (repeatable); - for standard input\n"
          "  -l, --selector SEL     labels, as kubectl: a=b,c!=d,e in (x,y),f notin (z),g,!h\n"
@@ -109,6 +115,10 @@ std::string GetCommandHelp() {
          "  --field-selector SEL   fields, as kubectl: metadata.name=x,metadata.namespace!=y\n"
          "                         (cluster)\n"
          "  --chunk-size N         objects per list request (default 500; 0: one request)\n"
+         "  -w, --watch            after the rows, print a row for each change (cluster)\n"
+         "  --watch-only           print only the changes, not the rows of the state (-w)\n"
+         "  --output-watch-events  put the event first: ADDED, MODIFIED or DELETED (EVENT\n"
+         "                         column; -o json and yaml: {type, object} documents)\n"
          "  -d, --definition FILE  use the definitions of FILE (repeatable)\n"
          "  --definitions DIR      use the definitions of DIR (repeatable)\n"
          "  -o, --output FORMAT    table (default), wide, json, yaml or name\n"
@@ -128,6 +138,7 @@ std::string GetCommandHelp() {
          "  wmap get jobsets -n ml-training\n"
          "  wmap get jobsets,rayclusters -A -l team=foundation-models -o wide\n"
          "  wmap get jobset/llama-finetune -n ml-training -o json\n"
+         "  wmap get jobsets,rayclusters -A -w --output-watch-events\n"
          "  wmap get -f examples/\n"
          "  wmap get -f examples/ --status Running -o wide\n"
          "  wmap get -f examples/ -l 'team in (data-platform,inference-platform)' -o json\n"
@@ -141,36 +152,9 @@ namespace {
 
 // The table of `get`: one row per workload.
 std::string ListTable(const view::WorkloadList& list, bool wide, int64_t now) {
-  std::vector<std::string> header = {"NAME", "NAMESPACE", "KIND", "STATUS", "PODS", "GPUS"};
-  if (wide) header.insert(header.end(), {"CPU", "MEMORY"});
-  header.push_back("AGE");
-  if (wide) header.insert(header.end(), {"DEFINITION", "SOURCE"});
-  TableWriter table(header);
+  TableWriter table(WorkloadTableHeader(wide));
   for (const view::WorkloadSummary& r : list.items) {
-    const ResourceList& t = r.requests();
-    std::string desired = r.counted ? std::to_string(r.desired) : "-";
-    std::string pods_cell = list.pods_given ? std::to_string(r.ready) + "/" + desired : desired;
-    const bool known = r.resources_known();
-    std::optional<int64_t> created = ParseTimestamp(r.created);
-    std::vector<std::string> cells = {view::DisplayName(r.name, r.generate_name),
-                                      r.namespace_name.empty() ? "-" : r.namespace_name,
-                                      r.kind,
-                                      Joined(r.statuses),
-                                      pods_cell,
-                                      known ? std::to_string(GpuCount(t)) : "-"};
-    if (wide) {
-      cells.insert(cells.end(), {known ? FormatCpu(AmountOf(t, "cpu")) : "-",
-                                 known ? FormatMemory(AmountOf(t, "memory")) : "-"});
-    }
-    cells.push_back(created ? HumanDuration(now - *created) : "<unknown>");
-    if (wide) {
-      // Objects read from a cluster have their API path and no line.
-      std::string source = r.file;
-      if (r.position.known()) source += ":" + std::to_string(r.position.line);
-      if (r.list_index >= 0) source += "[" + std::to_string(r.list_index) + "]";
-      cells.insert(cells.end(), {r.definition, source});
-    }
-    table.AddRow(std::move(cells));
+    table.AddRow(WorkloadRowCells(r, list.pods_given, wide, now));
   }
   return table.Render();
 }
@@ -178,12 +162,7 @@ std::string ListTable(const view::WorkloadList& list, bool wide, int64_t now) {
 // -o name: kind.group/name, as kubectl prints it.
 std::string NameList(const view::WorkloadList& list) {
   std::string out;
-  for (const view::WorkloadSummary& r : list.items) {
-    std::string kind = text::AsciiLower(r.kind);
-    size_t slash = r.api_version.find('/');
-    if (slash != std::string::npos) kind += "." + r.api_version.substr(0, slash);
-    out += kind + "/" + view::DisplayName(r.name, r.generate_name) + "\n";
-  }
+  for (const view::WorkloadSummary& r : list.items) out += WorkloadNameLine(r);
   return out;
 }
 
@@ -199,7 +178,12 @@ class GetCommand : public WorkloadCommand {
                          /*reads_cluster=*/true,
                          /*filters_files=*/true}) {}
 
-  void AddFlags(FlagParser* parser) override { parser->Strings({"--status"}, &status_flags_); }
+  void AddFlags(FlagParser* parser) override {
+    parser->Strings({"--status"}, &status_flags_);
+    parser->Bool({"-w", "--watch"}, &watch_);
+    parser->Bool({"--watch-only"}, &watch_options_.watch_only);
+    parser->Bool({"--output-watch-events"}, &watch_options_.show_events);
+  }
 
   std::optional<Error> Validate() override {
     std::string error;
@@ -210,12 +194,21 @@ class GetCommand : public WorkloadCommand {
     if (!statuses) return UsageError(error);
     options_.statuses = std::move(*statuses);
     options_.namespace_name = live.namespace_name;
+    watch_ = watch_ || watch_options_.watch_only;
+    if (watch_ && !live.active) {
+      return UsageError("-w (--watch) reads the cluster: it needs a TYPE, not -f",
+                        "wmap get TYPE -w, e.g. wmap get jobsets -n NAMESPACE -w");
+    }
+    if (watch_options_.show_events && !watch_) {
+      return UsageError("--output-watch-events needs -w (--watch)");
+    }
     return std::nullopt;
   }
 
   int Run(const CommandIo& io) override {
     DefinitionResolver resolver;
     if (std::optional<int> failed = LoadDefinitions(io, &resolver)) return *failed;
+    if (watch_) return Watch(io, resolver);
     view::WorkloadListBuilder builder(resolver, std::move(options_));
     std::vector<std::string> notices;
     auto report = [&] {
@@ -272,8 +265,20 @@ class GetCommand : public WorkloadCommand {
     return std::nullopt;
   }
 
+  int Watch(const CommandIo& io, const DefinitionResolver& resolver) {
+    Result<std::unique_ptr<kube::Client>> client = live.cluster.Connect(io, live.namespace_name);
+    if (!client.ok()) return Fail(io, client.error());
+    watch_options_.output = output;
+    watch_options_.duration =
+        ParseRequestTimeout(live.cluster.request_timeout).value_or(std::chrono::milliseconds(0));
+    return WatchWorkloads(*this, io, client->get(), live.Query(positional, false), resolver,
+                          options_, watch_options_);
+  }
+
   std::vector<std::string> status_flags_;
   view::WorkloadListOptions options_;
+  bool watch_ = false;
+  GetWatchOptions watch_options_;
 };
 
 }  // namespace

@@ -14,7 +14,13 @@ void TableWriter::AddRow(std::vector<std::string> cells) {
 }
 
 std::string TableWriter::Render() const {
-  std::vector<size_t> widths(header_.size(), 0);
+  std::vector<size_t> widths;
+  return Render(&widths, true);
+}
+
+std::string TableWriter::Render(std::vector<size_t>* widths_io, bool header) const {
+  std::vector<size_t>& widths = *widths_io;
+  widths.resize(header_.size(), 0);
   auto measure = [&](const std::vector<std::string>& row) {
     for (size_t i = 0; i < row.size() && i < widths.size(); ++i) {
       widths[i] = std::max(widths[i], text::DisplayWidth(row[i]));
@@ -32,7 +38,7 @@ std::string TableWriter::Render() const {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   };
-  emit(header_);
+  if (header) emit(header_);
   for (const auto& row : rows_) emit(row);
   return out;
 }

@@ -16,6 +16,10 @@ class TableWriter {
   void AddRow(std::vector<std::string> cells);
   size_t rows() const { return rows_.size(); }
   std::string Render() const;
+  // The rows laid out with *widths, each grown to the widest cell of its column first (for
+  // output printed in parts, such as a watch: later rows line up with earlier ones); the
+  // header too when `header`.
+  std::string Render(std::vector<size_t>* widths, bool header) const;
 
  private:
   std::vector<std::string> header_;

@@ -4,6 +4,7 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <memory>
 #include <mutex>
@@ -137,14 +138,47 @@ class Client::Handle {
   std::string error_buffer = std::string(CURL_ERROR_SIZE, '\0');
   SlistPtr connect_to;
   ExecCredentialCache exec;
+  SlistPtr headers;  // of the current request
   // The current response.
   Response response;
   size_t max_bytes = 0;
   bool too_large = false;
+  // Streaming (Client::Stream): a 200 answer goes to on_line a line at a time; `stopped` says
+  // that on_line or *stop ended the transfer.
+  const std::function<bool(std::string_view)>* on_line = nullptr;
+  const std::atomic<bool>* stop = nullptr;
+  std::string line;
+  bool stopped = false;
+
+  // Delivers the complete lines of `data` to on_line; false when the transfer is to end.
+  bool StreamLines(std::string_view data) {
+    size_t start = 0;
+    for (size_t i = 0; i < data.size(); ++i) {
+      if (data[i] != '\n') continue;
+      line.append(data.substr(start, i - start));
+      start = i + 1;
+      if (!line.empty() && !(*on_line)(line)) {
+        stopped = true;
+        return false;
+      }
+      line.clear();
+    }
+    line.append(data.substr(start));
+    if (line.size() > max_bytes) {
+      too_large = true;
+      return false;
+    }
+    return true;
+  }
 
   static size_t Write(char* data, size_t size, size_t count, void* self) {
     auto* h = static_cast<Handle*>(self);
     const size_t n = size * count;
+    if (h->on_line != nullptr) {
+      long status = 0;
+      curl_easy_getinfo(h->curl.get(), CURLINFO_RESPONSE_CODE, &status);
+      if (status == 200) return h->StreamLines(std::string_view(data, n)) ? n : 0;
+    }
     if (h->response.body.size() + n > h->max_bytes) {
       h->too_large = true;
       return 0;
@@ -171,6 +205,15 @@ class Client::Handle {
       if (name == "retry-after") h->response.retry_after = std::string(value);
     }
     return n;
+  }
+  // Progress callback while streaming: a non-zero answer aborts the transfer.
+  static int Progress(void* self, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+    auto* h = static_cast<Handle*>(self);
+    if (h->stop != nullptr && h->stop->load()) {
+      h->stopped = true;
+      return 1;
+    }
+    return 0;
   }
 };
 
@@ -248,6 +291,8 @@ Result<std::unique_ptr<Client>> Client::Create(ClientConfig config, ClientOption
   return client;
 }
 
+Result<std::unique_ptr<Client>> Client::Clone() const { return Create(config_, options_); }
+
 Result<Response> Client::Get(std::string_view path, std::string_view query,
                              std::string_view accept) {
   Request request;
@@ -257,26 +302,17 @@ Result<Response> Client::Get(std::string_view path, std::string_view query,
   return Send(request);
 }
 
-Result<Response> Client::Send(const Request& request) {
-  const std::string_view path = request.path;
-  const std::string_view query = request.query;
-  const std::string_view accept = request.accept;
-  const bool is_get = request.method == "GET";
-  // Another attempt may repeat a request the server already carried out: only requests whose
-  // repetition changes nothing (all but POST) are retried after a dropped connection or a 5xx;
-  // 429 means the server did not take the request, so every method is retried then.
-  const bool idempotent = request.method != "POST";
+std::string Client::Prepare(const Request& request) {
   std::string base = config_.server;
   if (!config_.tls_server_name.empty()) {
     ServerUrl u = SplitServer(config_.server);
     base = u.scheme + "://" + config_.tls_server_name + ":" + u.port + u.path;
   }
-  std::string url = base + std::string(path);
-  if (!query.empty()) url += "?" + std::string(query);
-  std::mt19937_64 random(std::random_device{}());
+  std::string url = base + request.path;
+  if (!request.query.empty()) url += "?" + request.query;
   CURL* h = handle_->curl.get();
   curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-  if (is_get) {
+  if (request.method == "GET") {
     curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
     curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, nullptr);
   } else {
@@ -285,46 +321,64 @@ Result<Response> Client::Send(const Request& request) {
     curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
     curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, request.method.c_str());
   }
+  return url;
+}
+
+std::optional<Error> Client::Authorize(const Request& request) {
+  CURL* h = handle_->curl.get();
+  // Credentials are taken for every attempt: token files rotate, exec credentials expire.
+  std::string token = config_.token;
+  if (!config_.token_file.empty()) {
+    std::string text, error;
+    if (!ReadFile(config_.token_file, &text, &error)) {
+      return Error::Of(ErrorCode::kIo, "cannot read the token file: " + error,
+                       "tokenFile of user \"" + config_.user_name + "\" must be readable");
+    }
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
+      text.pop_back();
+    }
+    token = std::move(text);
+  }
+  if (config_.exec) {
+    Result<ExecCredential> credential = handle_->exec.Get();
+    if (!credential.ok()) return credential.error();
+    if (!credential->token.empty()) token = credential->token;
+    if (!credential->client_certificate_data.empty()) {
+      curl_blob cert{const_cast<char*>(credential->client_certificate_data.data()),
+                     credential->client_certificate_data.size(), CURL_BLOB_COPY};
+      curl_blob key{const_cast<char*>(credential->client_key_data.data()),
+                    credential->client_key_data.size(), CURL_BLOB_COPY};
+      curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cert);
+      curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &key);
+    }
+  }
+  SlistPtr headers;
+  auto add = [&](const std::string& line) {
+    headers.reset(curl_slist_append(headers.release(), line.c_str()));
+  };
+  add("Accept: " + request.accept);
+  if (request.method != "GET") add("Content-Type: " + request.content_type);
+  if (!token.empty()) add("Authorization: Bearer " + token);
+  handle_->headers = std::move(headers);
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, handle_->headers.get());
+  handle_->response = Response{};
+  handle_->too_large = false;
+  handle_->error_buffer[0] = '\0';
+  ++requests_;
+  return std::nullopt;
+}
+
+Result<Response> Client::Send(const Request& request) {
+  // Another attempt may repeat a request the server already carried out: only requests whose
+  // repetition changes nothing (all but POST) are retried after a dropped connection or a 5xx;
+  // 429 means the server did not take the request, so every method is retried then.
+  const bool idempotent = request.method != "POST";
+  const std::string url = Prepare(request);
+  std::mt19937_64 random(std::random_device{}());
+  CURL* h = handle_->curl.get();
   std::optional<Error> last_error;
   for (int attempt = 0; attempt < std::max(1, options_.max_attempts); ++attempt) {
-    // Credentials are taken for every attempt: token files rotate, exec credentials expire.
-    std::string token = config_.token;
-    if (!config_.token_file.empty()) {
-      std::string text, error;
-      if (!ReadFile(config_.token_file, &text, &error)) {
-        return Error::Of(ErrorCode::kIo, "cannot read the token file: " + error,
-                         "tokenFile of user \"" + config_.user_name + "\" must be readable");
-      }
-      while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
-        text.pop_back();
-      }
-      token = std::move(text);
-    }
-    if (config_.exec) {
-      Result<ExecCredential> credential = handle_->exec.Get();
-      if (!credential.ok()) return credential.error();
-      if (!credential->token.empty()) token = credential->token;
-      if (!credential->client_certificate_data.empty()) {
-        curl_blob cert{const_cast<char*>(credential->client_certificate_data.data()),
-                       credential->client_certificate_data.size(), CURL_BLOB_COPY};
-        curl_blob key{const_cast<char*>(credential->client_key_data.data()),
-                      credential->client_key_data.size(), CURL_BLOB_COPY};
-        curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cert);
-        curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &key);
-      }
-    }
-    SlistPtr headers;
-    auto add = [&](const std::string& line) {
-      headers.reset(curl_slist_append(headers.release(), line.c_str()));
-    };
-    add("Accept: " + std::string(accept));
-    if (!is_get) add("Content-Type: " + request.content_type);
-    if (!token.empty()) add("Authorization: Bearer " + token);
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
-    handle_->response = Response{};
-    handle_->too_large = false;
-    handle_->error_buffer[0] = '\0';
-    ++requests_;
+    if (std::optional<Error> e = Authorize(request)) return *e;
     CURLcode code = curl_easy_perform(h);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
     if (code != CURLE_OK) {
@@ -362,6 +416,56 @@ Result<Response> Client::Send(const Request& request) {
     return std::move(handle_->response);
   }
   if (last_error) return *last_error;
+  return std::move(handle_->response);
+}
+
+Result<Response> Client::Stream(const Request& request,
+                                const std::function<bool(std::string_view line)>& on_line,
+                                const std::atomic<bool>* stop) {
+  const std::string url = Prepare(request);
+  CURL* h = handle_->curl.get();
+  for (int attempt = 0; attempt < 2; ++attempt) {  // a second only for a refused exec credential
+    if (std::optional<Error> e = Authorize(request)) return *e;
+    Handle& s = *handle_;
+    s.on_line = &on_line;
+    s.stop = stop;
+    s.line.clear();
+    s.stopped = false;
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &Handle::Progress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, handle_.get());
+    // A stream lasts as long as the caller wants: the request timeout does not cut it (the
+    // caller ends it through *stop).
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 0L);
+    CURLcode code = curl_easy_perform(h);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.request_timeout.count()));
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 1L);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
+    s.on_line = nullptr;
+    s.stop = nullptr;
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    if (s.stopped) {
+      Response r;
+      r.status = status;
+      return r;
+    }
+    if (code != CURLE_OK) {
+      if (s.too_large) {
+        return Error::Of(ErrorCode::kLimitExceeded,
+                         "an event of " + url + " is longer than " +
+                             std::to_string(options_.max_response_bytes) + " bytes");
+      }
+      return TransportError(code, s.error_buffer.c_str(), config_, options_.request_timeout);
+    }
+    s.response.status = status;
+    if (status == 401 && config_.exec && attempt == 0) {
+      s.exec.Invalidate();
+      continue;
+    }
+    if (status == 200 && !s.line.empty()) on_line(s.line);  // a last line without a newline
+    return std::move(s.response);
+  }
   return std::move(handle_->response);
 }
 

@@ -1,13 +1,12 @@
 // Reads: one object, or a collection page by page.
 #include <string>
 
+#include "kube/object_kind.h"
 #include "wmap/json.h"
 #include "wmap/kube.h"
 
 namespace wmap::kube {
-namespace {
 
-// The item with apiVersion and kind first (lists leave them out of their items).
 Value WithKind(Value item, const ApiResource& resource) {
   Value out = Value::EmptyObject(item.size() + 2);
   out.set("apiVersion", Value::String(resource.ApiVersion()));
@@ -18,8 +17,6 @@ Value WithKind(Value item, const ApiResource& resource) {
   }
   return out;
 }
-
-}  // namespace
 
 RequestContext ContextOf(std::string_view verb, const ApiResource& resource,
                          std::string_view namespace_name, std::string_view name) {
@@ -48,8 +45,10 @@ std::string QueryEscape(std::string_view text) {
 }
 
 std::optional<Error> List(Client* client, const ApiResource& resource, const ListOptions& options,
-                          const std::function<bool(Value item)>& visit, int* pages) {
+                          const std::function<bool(Value item)>& visit, int* pages,
+                          std::string* resource_version) {
   const std::string path = resource.CollectionPath(options.namespace_name);
+  if (resource_version != nullptr) resource_version->clear();
   std::string continue_token;
   do {
     std::string query;
@@ -80,6 +79,11 @@ std::optional<Error> List(Client* client, const ApiResource& resource, const Lis
     }
     continue_token.clear();
     if (const Value* metadata = list->find("metadata")) {
+      if (const Value* v = metadata->find("resourceVersion"); v != nullptr && v->is_string() &&
+                                                              resource_version != nullptr &&
+                                                              resource_version->empty()) {
+        *resource_version = std::string(v->as_string());
+      }
       if (const Value* c = metadata->find("continue"); c != nullptr && c->is_string()) {
         continue_token = std::string(c->as_string());
       }
