@@ -9,12 +9,12 @@
 #include <chrono>
 #include <set>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "cli/cluster_source.h"
 #include "cli/limit_values.h"
+#include "cli/object_watch.h"
 #include "cli/pod_change_flags.h"
 #include "cli/pod_commands.h"
 #include "cli/workload_command.h"
@@ -74,7 +74,7 @@ std::string ApplyCommandHelp() {
          "      --field-manager N   the field manager's name (default wmap)\n"
          "      --wait[=STATUS]     after applying, follow each workload through its\n"
          "                          definition's statuses until STATUS (default Running),\n"
-         "                          Completed or Failed; progress on stderr\n"
+         "                          Completed or Failed, by a watch; progress on stderr\n"
          "      --timeout D         how long --wait waits in all (default 30m; 0: no limit)\n"
          "  -o, --output FORMAT     name (default: one line per object), yaml or json (the\n"
          "                          objects as the server returned them)\n"
@@ -545,24 +545,30 @@ class ApplyCommand : public WorkloadCommand {
     }
   }
 
-  // Follows each applied workload until the wanted status, Completed or Failed.
+  // Follows each applied workload by a watch until the wanted status, Completed or Failed.
   int Wait(const CommandIo& io, kube::Client* client,
            const std::vector<std::pair<const Submission*, Value>>& workloads) const {
-    const auto start = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    if (timeout_) deadline = std::chrono::steady_clock::now() + *timeout_;
     for (const auto& [s, applied] : workloads) {
       const std::string name = ObjectName(applied);
+      const Submission& submission = *s;
       std::string last;
-      while (true) {
-        Result<Value> now = kube::GetObject(client, *s->resource, s->namespace_name,
-                                            MetadataField(applied, "name"));
-        if (!now.ok()) return Fail(io, now.error());
+      std::optional<int> outcome;  // the exit code, once decided
+      auto seen = [&](const Value* now) {
+        if (now == nullptr) {
+          Warn(io, name + " was deleted before it was " + std::string(ResourceStatusName(wanted_)));
+          outcome = kExitWorkloadFailed;
+          return true;
+        }
         Result<std::optional<WorkloadStatus>> status =
-            Workload(s->entry->definition, *now).Status(0);
+            Workload(submission.entry->definition, *now).Status(0);
         if (!status.ok()) {
-          return Fail(io, WorkloadError(s->source, EvaluationErrorCode(status.error()),
-                                        status.error().message,
-                                        "the definition " + s->entry->definition.name() +
-                                            " cannot read this workload's status"));
+          outcome = Fail(io, WorkloadError(submission.source, EvaluationErrorCode(status.error()),
+                                           status.error().message,
+                                           "the definition " + submission.entry->definition.name() +
+                                               " cannot read this workload's status"));
+          return true;
         }
         std::vector<ResourceStatus> matched;
         if (status->has_value()) matched = (*status)->matched;
@@ -577,30 +583,35 @@ class ApplyCommand : public WorkloadCommand {
         auto has = [&](ResourceStatus x) {
           return std::find(matched.begin(), matched.end(), x) != matched.end();
         };
-        if (has(wanted_)) break;
+        if (has(wanted_)) return true;
         if (has(ResourceStatus::kFailed)) {
           Warn(io, name + " failed before it was " + std::string(ResourceStatusName(wanted_)));
-          return kExitWorkloadFailed;
+          outcome = kExitWorkloadFailed;
+          return true;
         }
         if (has(ResourceStatus::kCompleted)) {
           if (wanted_ == ResourceStatus::kRunning || wanted_ == ResourceStatus::kInitializing) {
-            break;  // it ran, and is done
+            return true;  // it ran, and is done
           }
           Warn(io, name + " completed before it was " + std::string(ResourceStatusName(wanted_)));
-          return kExitWorkloadFailed;
+          outcome = kExitWorkloadFailed;
+          return true;
         }
-        if (timeout_ && std::chrono::steady_clock::now() - start >= *timeout_) {
-          Warn(io, "timed out after " + timeout_text_ + " waiting for " + name + " to be " +
-                       std::string(ResourceStatusName(wanted_)));
-          return kExitWaitTimeout;
-        }
-        std::this_thread::sleep_for(kPollInterval);
+        return false;
+      };
+      Result<FollowEnd> end = FollowObject(client, *s->resource, s->namespace_name,
+                                           std::string(MetadataField(applied, "name")), deadline,
+                                           seen, [&](const std::string& w) { Warn(io, w); });
+      if (!end.ok()) return Fail(io, end.error());
+      if (outcome) return *outcome;
+      if (*end == FollowEnd::kTimedOut) {
+        Warn(io, "timed out after " + timeout_text_ + " waiting for " + name + " to be " +
+                     std::string(ResourceStatusName(wanted_)));
+        return kExitWaitTimeout;
       }
     }
     return kExitOk;
   }
-
-  static constexpr std::chrono::milliseconds kPollInterval{500};
 
   PodChangeFlags changes_flags_;
   PodChanges changes_;

@@ -2,12 +2,12 @@
 // TYPE NAME..., or by the objects of -f, with kubectl's cascade modes.
 #include <chrono>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "cli/cluster_source.h"
 #include "cli/limit_values.h"
+#include "cli/object_watch.h"
 #include "cli/workload_command.h"
 #include "wmap/kube.h"
 #include "wmap/meta.h"
@@ -35,8 +35,8 @@ std::string DeleteCommandHelp() {
          "                        orphan (the dependents stay)\n"
          "      --dry-run=server  the server checks the deletion and deletes nothing\n"
          "      --ignore-not-found  an object that is not there is not an error\n"
-         "      --wait            return once the objects are gone (finalizers run), at most\n"
-         "                        --timeout (default 5m)\n"
+         "      --wait            return once the objects are gone (finalizers run; followed\n"
+         "                        by a watch), at most --timeout (default 5m)\n"
          "  -o, --output name     one line per object deleted (the default)\n"
          "\n" +
          ClusterFlagsHelp() +
@@ -55,6 +55,7 @@ struct Target {
   const kube::ApiResource* resource = nullptr;
   std::string namespace_name;
   std::string name;
+  std::string uid;  // of the object deleted, while its finalizers run
 };
 
 class DeleteCommand : public WorkloadCommand {
@@ -136,7 +137,7 @@ class DeleteCommand : public WorkloadCommand {
           return Fail(io, UsageError("no name given for \"" + t.type + "\"",
                                      "wmap delete " + t.type + "/NAME"));
         }
-        for (const std::string& name : t.names) targets.push_back({r, ns, name});
+        for (const std::string& name : t.names) targets.push_back({r, ns, name, ""});
       }
     } else {
       std::vector<SourceObject> objects;
@@ -163,7 +164,7 @@ class DeleteCommand : public WorkloadCommand {
                       UsageError("the object's namespace \"" + object_ns +
                                  "\" is not the namespace \"" + live.namespace_name + "\" of -n"));
         }
-        targets.push_back({r, object_ns.empty() ? ns : object_ns, std::string(o.Name())});
+        targets.push_back({r, object_ns.empty() ? ns : object_ns, std::string(o.Name()), ""});
       }
     }
 
@@ -185,20 +186,27 @@ class DeleteCommand : public WorkloadCommand {
       std::string kind = text::AsciiLower(t.resource->kind);
       if (!t.resource->group.empty()) kind += "." + t.resource->group;
       WriteAll(io.out_fd, kind + "/" + t.name + " deleted" + suffix + "\n");
-      deleted.push_back(t);
+      // The answer is the object while finalizers hold it, a Status once it is gone.
+      if (meta::StringField(*r, "kind") != "Status") {
+        Target waiting = t;
+        waiting.uid = std::string(meta::MetadataField(*r, "uid"));
+        deleted.push_back(std::move(waiting));
+      }
     }
     if (wait_ != "true" || write_.dry_run) return exit_code;
-    const auto start = std::chrono::steady_clock::now();
+    const auto deadline = std::chrono::steady_clock::now() + timeout_;
     for (const Target& t : deleted) {
-      while (true) {
-        Result<Value> still = kube::GetObject(client->get(), *t.resource, t.namespace_name, t.name);
-        if (!still.ok() && still.error().code == ErrorCode::kNotFound) break;
-        if (!still.ok()) return Fail(io, still.error());
-        if (std::chrono::steady_clock::now() - start >= timeout_) {
-          Warn(io, "timed out waiting for " + t.resource->kind + " " + t.name + " to be gone");
-          return 6;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      // Gone: absent, or another object of the same name made since (another uid).
+      auto gone = [&](const Value* now) {
+        return now == nullptr || meta::MetadataField(*now, "uid") != t.uid;
+      };
+      Result<FollowEnd> end =
+          FollowObject(client->get(), *t.resource, t.namespace_name, t.name, deadline, gone,
+                       [&](const std::string& w) { Warn(io, w); });
+      if (!end.ok()) return Fail(io, end.error());
+      if (*end == FollowEnd::kTimedOut) {
+        Warn(io, "timed out waiting for " + t.resource->kind + " " + t.name + " to be gone");
+        return 6;
       }
     }
     return exit_code;

@@ -180,7 +180,7 @@ std::optional<Error> ListAndWatch(Client* client, const ApiResource& resource,
           if (event.type != WatchEventType::kBookmark && handlers.event) {
             handlers.event(std::move(event));
           }
-          return true;
+          return !stop.load();  // a handler that sets *stop ends the stream at once
         },
         &stop, &version);
     switch (end.how) {

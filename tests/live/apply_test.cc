@@ -224,6 +224,30 @@ TEST(ApplyTest, WaitFollowsTheStatusAndExitsPerOutcome) {
   EXPECT_EQ(o.code, 0) << o.err;
 }
 
+TEST(ApplyTest, DeleteWaitsForFinalizers) {
+  NEED_CLUSTER();
+  const std::string ns = cluster->Namespace("finalizer");
+  cluster->MustKubectl({"create", "namespace", ns});
+  cluster->MustKubectl({"create", "configmap", "held", "-n", ns});
+  cluster->MustKubectl({"patch", "configmap", "held", "-n", ns, "--type=merge", "-p",
+                        R"({"metadata":{"finalizers":["example.com/hold"]}})"});
+  // A finalizer holds the object: --wait times out.
+  Outcome o = Live(*cluster, {"delete", "configmap/held", "-n", ns, "--wait", "--timeout", "2s"});
+  EXPECT_EQ(o.code, 6) << o.err;
+  EXPECT_NE(o.err.find("timed out waiting for ConfigMap held to be gone"), std::string::npos)
+      << o.err;
+  // The test plays the controller that owns the finalizer: the wait ends once it lets go.
+  std::thread controller([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    cluster->MustKubectl({"patch", "configmap", "held", "-n", ns, "--type=merge", "-p",
+                          R"({"metadata":{"finalizers":null}})"});
+  });
+  o = Live(*cluster, {"delete", "configmap/held", "-n", ns, "--wait", "--timeout", "60s"});
+  controller.join();
+  EXPECT_EQ(o.code, 0) << o.err;  // not 6: the removal ended the wait, not the timeout
+  EXPECT_EQ(cluster->Kubectl({"get", "configmap", "held", "-n", ns}).code, 1);
+}
+
 TEST(ApplyTest, AliceNeedsTheSubmitterRole) {
   NEED_CLUSTER();
   const std::string ns = cluster->Namespace("alice-apply");
