@@ -81,13 +81,34 @@ void ClusterFlags::Register(FlagParser* parser) {
   parser->String({"--tls-server-name"}, &tls_server_name);
   parser->String({"--request-timeout"}, &request_timeout);
   parser->Bool({"--insecure-skip-tls-verify"}, &insecure_skip_tls_verify);
+  parser->String({"--cache-dir"}, &cache_dir);
+}
+
+bool ClusterFlags::AnyGiven() const {
+  return !kubeconfig.empty() || !context.empty() || !cluster.empty() || !user.empty() ||
+         !server.empty();
+}
+
+kube::DiscoveryCacheOptions ClusterFlags::CacheOptions(const CommandIo& io) const {
+  kube::DiscoveryCacheOptions options;
+  if (!cache_dir.empty()) {
+    options.dir = cache_dir;
+  } else if (std::optional<std::string_view> dir = GetEnv(io, "KUBECACHEDIR");
+             dir && !dir->empty()) {
+    options.dir = std::string(*dir);
+  } else if (std::optional<std::string_view> home = GetEnv(io, "HOME"); home && !home->empty()) {
+    options.dir = std::string(*home) + "/.kube/cache";
+  }
+  return options;
 }
 
 std::string ClusterFlagsHelp() {
   return "Cluster flags (as kubectl's):\n"
          "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
          "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
-         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n";
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...),\n"
+         "  --cache-dir DIR (discovery is read from the server and kept there for the\n"
+         "  reading commands; default ~/.kube/cache)\n";
 }
 
 std::optional<std::chrono::milliseconds> ParseRequestTimeout(std::string_view text) {
@@ -158,7 +179,29 @@ Result<std::unique_ptr<kube::Client>> ClusterFlags::Connect(
   return kube::Client::Create(std::move(*config), std::move(options));
 }
 
-std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQuery& query,
+Result<ClusterConnection> ClusterConnection::Open(const ClusterFlags& flags, const CommandIo& io,
+                                                  const std::string& namespace_name) {
+  Result<std::unique_ptr<kube::Client>> client = flags.Connect(io, namespace_name);
+  if (!client.ok()) return client.error();
+  ClusterConnection c;
+  c.client = std::move(*client);
+  c.discovery = std::make_unique<kube::CachedDiscovery>(c.client.get(), flags.CacheOptions(io));
+  return c;
+}
+
+std::vector<const kube::ApiResource*> ServedDefinitionTypes(const kube::Discovery& discovery,
+                                                            const Catalog& catalog) {
+  std::vector<const kube::ApiResource*> out;
+  for (const CatalogEntry& e : catalog.entries()) {
+    const GroupVersionKind& k = e.definition.root_kind();
+    const kube::ApiResource* r = discovery.FindKind(k.group, k.version, k.kind);
+    if (r != nullptr && r->version == k.version) out.push_back(r);
+  }
+  return out;
+}
+
+std::optional<Error> ReadClusterWorkloads(kube::Client* client, kube::CachedDiscovery* cached,
+                                          const ClusterQuery& query,
                                           const DefinitionResolver& resolver,
                                           const std::function<void(SourceObject)>& add,
                                           ClusterRead* read) {
@@ -174,8 +217,17 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQue
     return UsageError("a resource cannot be retrieved by name across all namespaces",
                       "name the namespace with -n NAMESPACE instead of -A");
   }
-  Result<kube::Discovery> discovery = kube::Discovery::Fetch(client);
+  Result<const kube::Discovery*> discovery = cached->Get();
   if (!discovery.ok()) return discovery.error();
+  // A TYPE missing from a cached discovery may be a CRD installed since it was written.
+  if (!cached->fetched()) {
+    for (const kube::TypeRequest& t : *types) {
+      if ((*discovery)->Resolve(t.type) != nullptr) continue;
+      discovery = cached->Refresh();
+      if (!discovery.ok()) return discovery.error();
+      break;
+    }
+  }
   const std::string ns = query.all_namespaces ? "" : client->config().namespace_name;
 
   // Each TYPE resolved first, so that a bad one fails before anything is read.
@@ -185,8 +237,14 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQue
     std::vector<std::string> names;
   };
   std::vector<Target> targets;
+  if (query.all_types) {
+    for (const kube::ApiResource* served : ServedDefinitionTypes(**discovery, resolver.catalog())) {
+      read->root_kinds.insert(KindKey(served->ApiVersion(), served->kind));
+      targets.push_back({served, resolver.Find(served->ApiVersion(), served->kind), {}});
+    }
+  }
   for (const kube::TypeRequest& t : *types) {
-    const kube::ApiResource* resource = discovery->Resolve(t.type);
+    const kube::ApiResource* resource = (*discovery)->Resolve(t.type);
     if (resource == nullptr) {
       std::vector<const CatalogEntry*> defined = DefinitionsNamed(resolver, t.type);
       if (defined.size() > 1) {
@@ -210,7 +268,7 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQue
                        "'kubectl api-resources' lists the types the server serves, 'wmap "
                        "definitions' the types wmap reads");
     }
-    const kube::ApiResource* served = WithDefinition(*discovery, *resource, resolver);
+    const kube::ApiResource* served = WithDefinition(**discovery, *resource, resolver);
     if (served == nullptr) {
       return Error::Of(ErrorCode::kNoDefinition,
                        "no definition for " + resource->ApiVersion() + " " + resource->kind + " (" +
@@ -298,7 +356,7 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQue
     }
     return std::nullopt;
   };
-  const kube::ApiResource* pods = discovery->FindKind("", "v1", "Pod");
+  const kube::ApiResource* pods = (*discovery)->FindKind("", "v1", "Pod");
   if (pods == nullptr || listed.count("v1 Pod") > 0) return std::nullopt;
   listed.insert("v1 Pod");
   if (std::optional<Error> e = list_everywhere(*pods)) return e;
@@ -311,7 +369,7 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQue
       std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
       std::string version =
           slash == std::string::npos ? api_version : api_version.substr(slash + 1);
-      const kube::ApiResource* resource = discovery->FindKind(group, version, kind);
+      const kube::ApiResource* resource = (*discovery)->FindKind(group, version, kind);
       if (resource == nullptr || resource->version != version) continue;  // not served
       if (std::optional<Error> e = list_everywhere(*resource)) return e;
     }

@@ -70,6 +70,7 @@ std::string GetCommandHelp() {
          "  wmap get TYPE[,TYPE...] [NAME...] [-n NAMESPACE | -A] [-l SELECTOR]\n"
          "           [--field-selector SEL] [--status S] [-o table|wide|json|yaml|name]\n"
          "  wmap get TYPE/NAME...\n"
+         "  wmap get --all-types [-n NAMESPACE | -A] [-l SELECTOR] [--status S] [-o FORMAT]\n"
          "  wmap get -f PATH... [-l SELECTOR] [--status S] [-n NAMESPACE]\n"
          "           [-o table|wide|json|yaml|name]\n"
          "\n"
@@ -80,7 +81,14 @@ std::string GetCommandHelp() {
          "in pages of --chunk-size; -l and --field-selector are sent to the server. The\n"
          "children the definition names and the pods of the workloads' namespaces are read\n"
          "too (one list per kind and namespace) for PODS and GPUS. The output is the one\n"
-         "'get -f' prints for the same objects.\n"
+         "'get -f' prints for the same objects. The cluster's Karta and WorkloadDefinition\n"
+         "objects replace the built-in definition of their kind ('wmap definitions' lists\n"
+         "what is used, with the kubeconfig flags).\n"
+         "\n"
+         "--all-types reads every type that a definition reads (the built-in catalog, the\n"
+         "cluster's Karta and WorkloadDefinition objects, --definitions) and the cluster\n"
+         "serves at the definition's version; types the cluster does not serve are left\n"
+         "out. With -f it changes nothing: every object of the files is read anyway.\n"
          "\n"
          "With -f, every object of the files (multi-document YAML, JSON values or arrays,\n"
          "kind: List; folders are read recursively, - is standard input) is looked up by\n"
@@ -101,6 +109,7 @@ std::string GetCommandHelp() {
          "\n"
          "Flags:\n"
          "  -f, --filename PATH    files or folders to read (repeatable); - for standard input\n"
+         "  --all-types            every type with a definition that the cluster serves\n"
          "  -l, --selector SEL     labels, as kubectl: a=b,c!=d,e in (x,y),f notin (z),g,!h\n"
          "  --status S             only workloads with status S (repeatable or S1,S2)\n"
          "  -n, --namespace NS     only workloads of namespace NS (default: the context's)\n"
@@ -122,12 +131,14 @@ std::string GetCommandHelp() {
          "Cluster flags (as kubectl's):\n"
          "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
          "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
-         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n"
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...),\n"
+         "  --cache-dir DIR        where discovery is kept for 6 hours (default ~/.kube/cache)\n"
          "\n"
          "Examples:\n"
          "  wmap get jobsets -n ml-training\n"
          "  wmap get jobsets,rayclusters -A -l team=foundation-models -o wide\n"
          "  wmap get jobset/llama-finetune -n ml-training -o json\n"
+         "  wmap get --all-types -A -o wide\n"
          "  wmap get -f examples/\n"
          "  wmap get -f examples/ --status Running -o wide\n"
          "  wmap get -f examples/ -l 'team in (data-platform,inference-platform)' -o json\n"
@@ -199,9 +210,18 @@ class GetCommand : public WorkloadCommand {
                          /*reads_cluster=*/true,
                          /*filters_files=*/true}) {}
 
-  void AddFlags(FlagParser* parser) override { parser->Strings({"--status"}, &status_flags_); }
+  void AddFlags(FlagParser* parser) override {
+    parser->Strings({"--status"}, &status_flags_);
+    parser->Bool({"--all-types"}, &all_types_);
+  }
+
+  bool ReadsEveryType() const override { return all_types_; }
 
   std::optional<Error> Validate() override {
+    if (all_types_ && !positional.empty()) {
+      return UsageError("--all-types lists every type; give it without TYPE arguments",
+                        "run 'wmap get --all-types' or 'wmap get TYPE'");
+    }
     std::string error;
     std::optional<LabelSelector> selector = LabelSelector::Parse(live.label_selector, &error);
     if (!selector) return UsageError(error);
@@ -273,6 +293,7 @@ class GetCommand : public WorkloadCommand {
   }
 
   std::vector<std::string> status_flags_;
+  bool all_types_ = false;  // every type a definition reads and the cluster serves
   view::WorkloadListOptions options_;
 };
 
