@@ -50,6 +50,11 @@ class DefinitionResolver {
   static std::optional<Error> Create(const DefinitionSources& sources, DefinitionResolver* out);
 
   const Catalog& catalog() const { return catalog_; }
+  // Adds or replaces (same root GVK) one definition, as the definitions of a cluster are merged
+  // in after the sources.
+  void Add(Definition definition, std::string origin) {
+    catalog_.Add(std::move(definition), std::move(origin));
+  }
   // The entry whose root GVK is the object's apiVersion and kind, or nullptr.
   const CatalogEntry* Find(const Value& object) const;
   const CatalogEntry* Find(std::string_view api_version, std::string_view kind) const;

@@ -253,10 +253,56 @@ class Discovery {
   // The resource of a group and kind (any served version, `version` first when served).
   const ApiResource* FindKind(std::string_view group, std::string_view version,
                               std::string_view kind) const;
+  // The preferred version of each group ("" for the core group).
+  const std::map<std::string, std::string>& preferred_versions() const { return preferred_; }
 
  private:
   std::vector<ApiResource> resources_;
   std::map<std::string, std::string> preferred_;  // group -> version
+};
+
+// ---- discovery cache ----
+
+// Discovery kept on disk between commands, as kubectl keeps it: one folder per API server,
+// DIR/discovery/HOST_PORT (kubectl's name for it: the server URL without its scheme, every
+// character but letters, digits, '_', '.', '/', '(' and ')' replaced by '_'), holding
+// wmap-discovery.json. The file is trusted for `ttl` after it was written (its modification
+// time), only when it parses, names the same server and holds resources; anything else is read
+// from the server again. Writes are atomic (a temporary file renamed over the old one), and a
+// cache that cannot be written is no error: the command goes on with what the server said.
+struct DiscoveryCacheOptions {
+  std::string dir;  // kubectl's --cache-dir (~/.kube/cache); "" keeps nothing on disk
+  std::chrono::seconds ttl = std::chrono::hours(6);
+};
+
+// The folder of `server`'s discovery under `dir` (see above).
+std::string DiscoveryCacheFolder(std::string_view dir, std::string_view server);
+
+// The cache file's document for `discovery` of `server`, and back; nullopt when `document` is
+// not one (wrong format or server, no resources).
+Value DiscoveryCacheDocument(const Discovery& discovery, std::string_view server);
+std::optional<Discovery> DiscoveryFromCacheDocument(const Value& document, std::string_view server);
+
+// The discovery of one client's server, from the cache when it is fresh, else fetched (and
+// written to the cache). Refresh() is for a TYPE the cached discovery does not know (a CRD
+// installed since): it fetches from the server at most once per CachedDiscovery.
+class CachedDiscovery {
+ public:
+  CachedDiscovery(Client* client, DiscoveryCacheOptions options);
+
+  // The discovery: the cached one when fresh and valid, else the server's.
+  Result<const Discovery*> Get();
+  // The server's discovery: fetched now unless this object already fetched it.
+  Result<const Discovery*> Refresh();
+  // True when the discovery held now came from the server during this command.
+  bool fetched() const { return fetched_; }
+
+ private:
+  Result<const Discovery*> Fetch();
+  Client* client_;
+  DiscoveryCacheOptions options_;
+  std::optional<Discovery> discovery_;
+  bool fetched_ = false;
 };
 
 // "jobsets,pods/x" split on commas; a TYPE/NAME form gives its name. kubectl's forms: every

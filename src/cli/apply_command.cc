@@ -295,8 +295,11 @@ class ApplyCommand : public WorkloadCommand {
 
     Result<std::unique_ptr<kube::Client>> client = cluster_.Connect(io, namespace_);
     if (!client.ok()) return Fail(io, client.error());
-    Result<kube::Discovery> discovery = kube::Discovery::Fetch(client->get());
-    if (!discovery.ok()) return Fail(io, discovery.error());
+    // A write checks its types against the server's discovery, which then refreshes the cache.
+    kube::CachedDiscovery cached(client->get(), cluster_.CacheOptions(io));
+    Result<const kube::Discovery*> fetched = cached.Refresh();
+    if (!fetched.ok()) return Fail(io, fetched.error());
+    const kube::Discovery* discovery = *fetched;
     const std::string default_namespace = (*client)->config().namespace_name;
 
     // Every type found and every namespace settled before the first write.

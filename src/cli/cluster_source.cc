@@ -12,6 +12,7 @@
 namespace wmap::cli {
 namespace {
 
+
 // "JobSet.v1alpha2.jobset.x-k8s.io", as upstream's retry list names definitions.
 std::string DottedKind(const GroupVersionKind& k) {
   return k.group.empty() ? k.kind + "." + k.version : k.kind + "." + k.version + "." + k.group;
@@ -56,6 +57,7 @@ const kube::ApiResource* WithDefinition(const kube::Discovery& discovery,
   return nullptr;
 }
 
+
 }  // namespace
 
 SourceObject ClusterObject(Value value, const kube::ApiResource& resource) {
@@ -81,13 +83,34 @@ void ClusterFlags::Register(FlagParser* parser) {
   parser->String({"--tls-server-name"}, &tls_server_name);
   parser->String({"--request-timeout"}, &request_timeout);
   parser->Bool({"--insecure-skip-tls-verify"}, &insecure_skip_tls_verify);
+  parser->String({"--cache-dir"}, &cache_dir);
+}
+
+bool ClusterFlags::AnyGiven() const {
+  return !kubeconfig.empty() || !context.empty() || !cluster.empty() || !user.empty() ||
+         !server.empty();
+}
+
+kube::DiscoveryCacheOptions ClusterFlags::CacheOptions(const CommandIo& io) const {
+  kube::DiscoveryCacheOptions options;
+  if (!cache_dir.empty()) {
+    options.dir = cache_dir;
+  } else if (std::optional<std::string_view> dir = GetEnv(io, "KUBECACHEDIR");
+             dir && !dir->empty()) {
+    options.dir = std::string(*dir);
+  } else if (std::optional<std::string_view> home = GetEnv(io, "HOME"); home && !home->empty()) {
+    options.dir = std::string(*home) + "/.kube/cache";
+  }
+  return options;
 }
 
 std::string ClusterFlagsHelp() {
   return "Cluster flags (as kubectl's):\n"
          "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
          "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
-         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n";
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...),\n"
+         "  --cache-dir DIR (discovery is read from the server and kept there for the\n"
+         "  reading commands; default ~/.kube/cache)\n";
 }
 
 std::optional<std::chrono::milliseconds> ParseRequestTimeout(std::string_view text) {
@@ -158,10 +181,29 @@ Result<std::unique_ptr<kube::Client>> ClusterFlags::Connect(
   return kube::Client::Create(std::move(*config), std::move(options));
 }
 
-Result<std::unique_ptr<ClusterTypes>> ResolveClusterTypes(kube::Client* client,
-                                                          const ClusterQuery& query,
-                                                          const DefinitionResolver& resolver,
-                                                          ClusterRead* read) {
+Result<ClusterConnection> ClusterConnection::Open(const ClusterFlags& flags, const CommandIo& io,
+                                                  const std::string& namespace_name) {
+  Result<std::unique_ptr<kube::Client>> client = flags.Connect(io, namespace_name);
+  if (!client.ok()) return client.error();
+  ClusterConnection c;
+  c.client = std::move(*client);
+  c.discovery = std::make_unique<kube::CachedDiscovery>(c.client.get(), flags.CacheOptions(io));
+  return c;
+}
+
+std::vector<const kube::ApiResource*> ServedDefinitionTypes(const kube::Discovery& discovery,
+                                                            const Catalog& catalog) {
+  std::vector<const kube::ApiResource*> out;
+  for (const CatalogEntry& e : catalog.entries()) {
+    const GroupVersionKind& k = e.definition.root_kind();
+    const kube::ApiResource* r = discovery.FindKind(k.group, k.version, k.kind);
+    if (r != nullptr && r->version == k.version) out.push_back(r);
+  }
+  return out;
+}
+
+Result<ClusterTypes> ResolveClusterTypes(kube::CachedDiscovery* cached, const ClusterQuery& query,
+                                         const DefinitionResolver& resolver, ClusterRead* read) {
   Result<std::vector<kube::TypeRequest>> types = kube::ParseTypeArguments(query.type_args);
   if (!types.ok()) return types.error();
   bool named = false;
@@ -174,13 +216,29 @@ Result<std::unique_ptr<ClusterTypes>> ResolveClusterTypes(kube::Client* client,
     return UsageError("a resource cannot be retrieved by name across all namespaces",
                       "name the namespace with -n NAMESPACE instead of -A");
   }
-  Result<kube::Discovery> discovery = kube::Discovery::Fetch(client);
+  Result<const kube::Discovery*> discovery = cached->Get();
   if (!discovery.ok()) return discovery.error();
-  auto out = std::make_unique<ClusterTypes>();
-  out->discovery = std::move(*discovery);
+  // A TYPE missing from a cached discovery may be a CRD installed since it was written.
+  if (!cached->fetched()) {
+    for (const kube::TypeRequest& t : *types) {
+      if ((*discovery)->Resolve(t.type) != nullptr) continue;
+      discovery = cached->Refresh();
+      if (!discovery.ok()) return discovery.error();
+      break;
+    }
+  }
+  ClusterTypes out;
+  out.discovery = *discovery;
+  std::vector<ClusterTarget>& targets = out.targets;
   // Each TYPE resolved first, so that a bad one fails before anything is read.
+  if (query.all_types) {
+    for (const kube::ApiResource* served : ServedDefinitionTypes(**discovery, resolver.catalog())) {
+      read->root_kinds.insert(KindKey(served->ApiVersion(), served->kind));
+      targets.push_back({served, resolver.Find(served->ApiVersion(), served->kind), {}});
+    }
+  }
   for (const kube::TypeRequest& t : *types) {
-    const kube::ApiResource* resource = out->discovery.Resolve(t.type);
+    const kube::ApiResource* resource = (*discovery)->Resolve(t.type);
     if (resource == nullptr) {
       std::vector<const CatalogEntry*> defined = DefinitionsNamed(resolver, t.type);
       if (defined.size() > 1) {
@@ -204,7 +262,7 @@ Result<std::unique_ptr<ClusterTypes>> ResolveClusterTypes(kube::Client* client,
                        "'kubectl api-resources' lists the types the server serves, 'wmap "
                        "definitions' the types wmap reads");
     }
-    const kube::ApiResource* served = WithDefinition(out->discovery, *resource, resolver);
+    const kube::ApiResource* served = WithDefinition(**discovery, *resource, resolver);
     if (served == nullptr) {
       return Error::Of(ErrorCode::kNoDefinition,
                        "no definition for " + resource->ApiVersion() + " " + resource->kind + " (" +
@@ -214,19 +272,20 @@ Result<std::unique_ptr<ClusterTypes>> ResolveClusterTypes(kube::Client* client,
     }
     const CatalogEntry* entry = resolver.Find(served->ApiVersion(), served->kind);
     read->root_kinds.insert(KindKey(served->ApiVersion(), served->kind));
-    out->targets.push_back({served, entry, t.names});
+    targets.push_back({served, entry, t.names});
   }
   return out;
 }
 
-std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQuery& query,
+std::optional<Error> ReadClusterWorkloads(kube::Client* client, kube::CachedDiscovery* cached,
+                                          const ClusterQuery& query,
                                           const DefinitionResolver& resolver,
                                           const std::function<void(SourceObject)>& add,
                                           ClusterRead* read) {
-  Result<std::unique_ptr<ClusterTypes>> types = ResolveClusterTypes(client, query, resolver, read);
+  Result<ClusterTypes> types = ResolveClusterTypes(cached, query, resolver, read);
   if (!types.ok()) return types.error();
-  const kube::Discovery* discovery = &(*types)->discovery;
-  const std::vector<ClusterTarget>& targets = (*types)->targets;
+  const kube::Discovery* discovery = types->discovery;
+  const std::vector<ClusterTarget>& targets = types->targets;
   const std::string ns = query.all_namespaces ? "" : client->config().namespace_name;
 
   // The workloads.

@@ -21,7 +21,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -39,6 +38,7 @@ namespace wmap::cli {
 struct ClusterFlags {
   std::string kubeconfig, context, cluster, user, server, token, certificate_authority,
       tls_server_name, request_timeout;
+  std::string cache_dir;  // --cache-dir: where discovery is kept (kubectl's ~/.kube/cache)
   bool insecure_skip_tls_verify = false;
   void Register(FlagParser* parser);
   // A usage error for a --request-timeout that is not a duration.
@@ -46,6 +46,11 @@ struct ClusterFlags {
   // The client for these flags and -n (the kubeconfig read, no request made yet).
   Result<std::unique_ptr<kube::Client>> Connect(const CommandIo& io,
                                                 const std::string& namespace_name) const;
+  // Where discovery is cached: --cache-dir, else $KUBECACHEDIR, else $HOME/.kube/cache (as
+  // kubectl), else nowhere.
+  kube::DiscoveryCacheOptions CacheOptions(const CommandIo& io) const;
+  // True when a flag naming a kubeconfig, context, cluster, user or server was given.
+  bool AnyGiven() const;
 };
 
 // The help paragraph of the flags above, as every live command prints it.
@@ -55,12 +60,23 @@ std::string ClusterFlagsHelp();
 // "500ms"); nullopt when it is neither.
 std::optional<std::chrono::milliseconds> ParseRequestTimeout(std::string_view text);
 
+// One command's connection: the client and its discovery, cached on disk (CacheOptions).
+struct ClusterConnection {
+  std::unique_ptr<kube::Client> client;
+  std::unique_ptr<kube::CachedDiscovery> discovery;
+  static Result<ClusterConnection> Open(const ClusterFlags& flags, const CommandIo& io,
+                                        const std::string& namespace_name);
+};
+
 struct ClusterQuery {
   std::vector<std::string> type_args;  // TYPE[,TYPE] [NAME...] | TYPE/NAME...
   bool all_namespaces = false;         // -A
   std::string label_selector, field_selector;
   int64_t chunk_size = 500;
   bool workloads_only = false;  // no pods, no owners: the workloads of the TYPEs alone
+  // Every type a definition reads and the cluster serves (get --all-types), instead of
+  // type_args; types not served are left out without a word.
+  bool all_types = false;
 };
 
 struct ClusterRead {
@@ -73,6 +89,11 @@ struct ClusterRead {
     return root_kinds.count(std::string(api_version) + " " + std::string(kind)) > 0;
   }
 };
+
+// The served resources of every definition's root kind at its own version, in definition
+// order: the types of `get --all-types`.
+std::vector<const kube::ApiResource*> ServedDefinitionTypes(const kube::Discovery& discovery,
+                                                            const Catalog& catalog);
 
 // "apiVersion kind", the key of ClusterRead::root_kinds.
 std::string KindKey(std::string_view api_version, std::string_view kind);
@@ -88,21 +109,24 @@ struct ClusterTarget {
 };
 
 struct ClusterTypes {
-  kube::Discovery discovery;
+  const kube::Discovery* discovery = nullptr;  // owned by the CachedDiscovery
   std::vector<ClusterTarget> targets;
 };
 
-// The TYPE arguments of `query` resolved through discovery and the definitions, every one
-// before anything is read: an unknown TYPE or one without a definition is an error, a type
-// with a definition that the cluster does not serve a warning in *read. The names' rules
-// (no -l, no -A with names) are checked here too.
-Result<std::unique_ptr<ClusterTypes>> ResolveClusterTypes(kube::Client* client,
-                                                          const ClusterQuery& query,
-                                                          const DefinitionResolver& resolver,
-                                                          ClusterRead* read);
+// The TYPE arguments of `query` (or every served type of a definition, for all_types) resolved
+// through discovery and the definitions, every one before anything is read: an unknown TYPE or
+// one without a definition is an error, a type with a definition that the cluster does not
+// serve a warning in *read. The names' rules (no -l, no -A with names) are checked here too. A
+// TYPE the cached discovery does not know is looked up again once in the server's own.
+Result<ClusterTypes> ResolveClusterTypes(kube::CachedDiscovery* discovery,
+                                         const ClusterQuery& query,
+                                         const DefinitionResolver& resolver, ClusterRead* read);
 
-// Reads the objects `query` names from the cluster into `add` (see the file comment).
-std::optional<Error> ReadClusterWorkloads(kube::Client* client, const ClusterQuery& query,
+// Reads the objects `query` names from the cluster into `add` (see the file comment). A TYPE
+// the discovery does not know is looked up again once in the server's own discovery when the
+// one held came from the cache (a CRD installed since it was written).
+std::optional<Error> ReadClusterWorkloads(kube::Client* client, kube::CachedDiscovery* discovery,
+                                          const ClusterQuery& query,
                                           const DefinitionResolver& resolver,
                                           const std::function<void(SourceObject)>& add,
                                           ClusterRead* read);

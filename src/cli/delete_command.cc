@@ -117,8 +117,11 @@ class DeleteCommand : public WorkloadCommand {
   int Run(const CommandIo& io) override {
     Result<std::unique_ptr<kube::Client>> client = live.cluster.Connect(io, live.namespace_name);
     if (!client.ok()) return Fail(io, client.error());
-    Result<kube::Discovery> discovery = kube::Discovery::Fetch(client->get());
-    if (!discovery.ok()) return Fail(io, discovery.error());
+    // A write checks its types against the server's discovery, which then refreshes the cache.
+    kube::CachedDiscovery cached(client->get(), live.cluster.CacheOptions(io));
+    Result<const kube::Discovery*> fetched = cached.Refresh();
+    if (!fetched.ok()) return Fail(io, fetched.error());
+    const kube::Discovery* discovery = *fetched;
     const std::string ns = (*client)->config().namespace_name;
 
     // Every target found before the first deletion.

@@ -66,6 +66,8 @@ std::string GetCommandHelp() {
          "           [--field-selector SEL] [--status S] [-o table|wide|json|yaml|name]\n"
          "           [-w [--watch-only] [--output-watch-events]]\n"
          "  wmap get TYPE/NAME... [-w]\n"
+         "  wmap get --all-types [-n NAMESPACE | -A] [-l SELECTOR] [--status S] [-o FORMAT]\n"
+         "           [-w]\n"
          "  wmap get -f PATH... [-l SELECTOR] [--status S] [-n NAMESPACE]\n"
          "           [-o table|wide|json|yaml|name]\n"
          "\n"
@@ -76,7 +78,14 @@ std::string GetCommandHelp() {
          "in pages of --chunk-size; -l and --field-selector are sent to the server. The\n"
          "children the definition names and the pods of the workloads' namespaces are read\n"
          "too (one list per kind and namespace) for PODS and GPUS. The output is the one\n"
-         "'get -f' prints for the same objects.\n"
+         "'get -f' prints for the same objects. The cluster's Karta and WorkloadDefinition\n"
+         "objects replace the built-in definition of their kind ('wmap definitions' lists\n"
+         "what is used, with the kubeconfig flags).\n"
+         "\n"
+         "--all-types reads every type that a definition reads (the built-in catalog, the\n"
+         "cluster's Karta and WorkloadDefinition objects, --definitions) and the cluster\n"
+         "serves at the definition's version; types the cluster does not serve are left\n"
+         "out. With -f it changes nothing: every object of the files is read anyway.\n"
          "\n"
          "With -f, every object of the files (multi-document YAML, JSON values or arrays,\n"
          "kind: List; folders are read recursively, - is standard input) is looked up by\n"
@@ -107,6 +116,7 @@ std::string GetCommandHelp() {
          "\n"
          "Flags:\n"
          "  -f, --filename PATH    files or folders to read (repeatable); - for standard input\n"
+         "  --all-types            every type with a definition that the cluster serves\n"
          "  -l, --selector SEL     labels, as kubectl: a=b,c!=d,e in (x,y),f notin (z),g,!h\n"
          "  --status S             only workloads with status S (repeatable or S1,S2)\n"
          "  -n, --namespace NS     only workloads of namespace NS (default: the context's)\n"
@@ -132,13 +142,15 @@ std::string GetCommandHelp() {
          "Cluster flags (as kubectl's):\n"
          "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
          "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
-         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n"
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...),\n"
+         "  --cache-dir DIR        where discovery is kept for 6 hours (default ~/.kube/cache)\n"
          "\n"
          "Examples:\n"
          "  wmap get jobsets -n ml-training\n"
          "  wmap get jobsets,rayclusters -A -l team=foundation-models -o wide\n"
          "  wmap get jobset/llama-finetune -n ml-training -o json\n"
          "  wmap get jobsets,rayclusters -A -w --output-watch-events\n"
+         "  wmap get --all-types -A -o wide\n"
          "  wmap get -f examples/\n"
          "  wmap get -f examples/ --status Running -o wide\n"
          "  wmap get -f examples/ -l 'team in (data-platform,inference-platform)' -o json\n"
@@ -183,9 +195,16 @@ class GetCommand : public WorkloadCommand {
     parser->Bool({"-w", "--watch"}, &watch_);
     parser->Bool({"--watch-only"}, &watch_options_.watch_only);
     parser->Bool({"--output-watch-events"}, &watch_options_.show_events);
+    parser->Bool({"--all-types"}, &all_types_);
   }
 
+  bool ReadsEveryType() const override { return all_types_; }
+
   std::optional<Error> Validate() override {
+    if (all_types_ && !positional.empty()) {
+      return UsageError("--all-types lists every type; give it without TYPE arguments",
+                        "run 'wmap get --all-types' or 'wmap get TYPE'");
+    }
     std::string error;
     std::optional<LabelSelector> selector = LabelSelector::Parse(live.label_selector, &error);
     if (!selector) return UsageError(error);
@@ -266,16 +285,18 @@ class GetCommand : public WorkloadCommand {
   }
 
   int Watch(const CommandIo& io, const DefinitionResolver& resolver) {
-    Result<std::unique_ptr<kube::Client>> client = live.cluster.Connect(io, live.namespace_name);
-    if (!client.ok()) return Fail(io, client.error());
+    Result<ClusterConnection*> connection = Connection(io, live.cluster, live.namespace_name);
+    if (!connection.ok()) return Fail(io, connection.error());
     watch_options_.output = output;
     watch_options_.duration =
         ParseRequestTimeout(live.cluster.request_timeout).value_or(std::chrono::milliseconds(0));
-    return WatchWorkloads(*this, io, client->get(), live.Query(positional, false), resolver,
-                          options_, watch_options_);
+    ClusterQuery query = live.Query(positional, false);
+    query.all_types = all_types_;
+    return WatchWorkloads(*this, io, **connection, query, resolver, options_, watch_options_);
   }
 
   std::vector<std::string> status_flags_;
+  bool all_types_ = false;  // every type a definition reads and the cluster serves
   view::WorkloadListOptions options_;
   bool watch_ = false;
   GetWatchOptions watch_options_;

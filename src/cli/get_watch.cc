@@ -105,14 +105,17 @@ class ChangePrinter {
 
 }  // namespace
 
-int WatchWorkloads(const WorkloadCommand& command, const CommandIo& io, kube::Client* client,
-                   const ClusterQuery& query, const DefinitionResolver& resolver,
+int WatchWorkloads(const WorkloadCommand& command, const CommandIo& io,
+                   ClusterConnection& connection, const ClusterQuery& query,
+                   const DefinitionResolver& resolver,
                    const view::WorkloadListOptions& list_options, const GetWatchOptions& options) {
+  kube::Client* client = connection.client.get();
   ClusterRead read;
-  Result<std::unique_ptr<ClusterTypes>> types = ResolveClusterTypes(client, query, resolver, &read);
+  Result<ClusterTypes> types =
+      ResolveClusterTypes(connection.discovery.get(), query, resolver, &read);
   for (const std::string& w : read.warnings) command.Warn(io, w);
   if (!types.ok()) return command.Fail(io, types.error());
-  const kube::Discovery& discovery = (*types)->discovery;
+  const kube::Discovery& discovery = *types->discovery;
   const std::string context_namespace = client->config().namespace_name;
   const std::string scope = query.all_namespaces ? "" : context_namespace;
 
@@ -121,7 +124,7 @@ int WatchWorkloads(const WorkloadCommand& command, const CommandIo& io, kube::Cl
   std::map<size_t, int> level;                      // of the watches of pods and owners: 0 for pods
   std::set<std::string> watched = read.root_kinds;  // "apiVersion kind"
   std::map<std::string, std::set<std::string>> names;  // root kind -> the NAMEs asked for
-  for (const ClusterTarget& t : (*types)->targets) {
+  for (const ClusterTarget& t : types->targets) {
     root_watches.insert(
         watch.Watch(*t.resource, scope, query.label_selector, query.field_selector));
     if (!t.names.empty()) {

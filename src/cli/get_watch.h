@@ -28,8 +28,8 @@ struct GetWatchOptions {
 // requests changed, or that appeared or went away. Connection losses are retried and reported
 // on stderr; a collection listed again after 410 Gone changes only the rows that differ.
 // Returns the exit code.
-int WatchWorkloads(const WorkloadCommand& command, const CommandIo& io, kube::Client* client,
-                   const ClusterQuery& query, const DefinitionResolver& resolver,
+int WatchWorkloads(const WorkloadCommand& command, const CommandIo& io,
+                   ClusterConnection& connection, const ClusterQuery& query, const DefinitionResolver& resolver,
                    const view::WorkloadListOptions& list_options, const GetWatchOptions& options);
 
 }  // namespace wmap::cli

@@ -88,7 +88,8 @@ std::string LiveFlagsHelp() {
          "  --chunk-size N         objects per list request (default 500; 0: one request)\n"
          "  --kubeconfig FILE, --context NAME, --cluster NAME, --user NAME, -s/--server URL,\n"
          "  --token TOKEN, --certificate-authority FILE, --insecure-skip-tls-verify,\n"
-         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...)\n";
+         "  --tls-server-name NAME, --request-timeout D (0, seconds or 30s, 1m...),\n"
+         "  --cache-dir DIR        where discovery is kept for 6 hours (default ~/.kube/cache)\n";
 }
 
 }  // namespace wmap::cli

@@ -1,5 +1,7 @@
 #include "cli/workload_command.h"
 
+#include "cli/cluster_definitions.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -46,7 +48,7 @@ std::optional<Error> ValidateShared(WorkloadCommand& c) {
     }
   }
   if (spec.reads_cluster) {
-    c.live.active = !c.positional.empty();
+    c.live.active = !c.positional.empty() || (c.ReadsEveryType() && c.input.files.empty());
     if (c.live.active && !c.input.files.empty()) {
       return UsageError("-f reads files and TYPE arguments read the cluster; give one or the other",
                         "run 'wmap " + std::string(spec.name) + " --help' for usage");
@@ -95,7 +97,30 @@ std::optional<int> WorkloadCommand::LoadDefinitions(const CommandIo& io,
   if (std::optional<Error> e = DefinitionResolver::Create(input.definition_sources(io), resolver)) {
     return Fail(io, *e);
   }
+  if (!live.active) return std::nullopt;
+  Result<ClusterConnection*> connection = Connection(io, live.cluster, live.namespace_name);
+  if (!connection.ok()) return Fail(io, connection.error());
+  // A server that cannot be reached fails here, as the workloads could not be read either.
+  Result<const kube::Discovery*> discovery = (*connection)->discovery->Get();
+  if (!discovery.ok()) return Fail(io, discovery.error());
+  Result<ClusterDefinitions> merged = FetchClusterDefinitions(
+      (*connection)->client.get(), (*connection)->discovery.get(), resolver);
+  if (!merged.ok()) return Fail(io, merged.error());
+  for (const DefinitionWarning& w : merged->warnings) {
+    if (w.reason == "collision") Warn(io, WarningLine(w));
+  }
   return std::nullopt;
+}
+
+Result<ClusterConnection*> WorkloadCommand::Connection(const CommandIo& io,
+                                                       const ClusterFlags& flags,
+                                                       const std::string& namespace_name) const {
+  if (!connection_) {
+    Result<ClusterConnection> opened = ClusterConnection::Open(flags, io, namespace_name);
+    if (!opened.ok()) return opened.error();
+    connection_ = std::move(*opened);
+  }
+  return &*connection_;
 }
 
 std::optional<int> WorkloadCommand::ReadWorkloads(const CommandIo& io, WorkloadInputs* inputs,
@@ -131,10 +156,12 @@ std::optional<int> WorkloadCommand::ReadCluster(const CommandIo& io,
                                                 const std::function<void(SourceObject)>& add,
                                                 ClusterRead* read) const {
   // -n is the namespace the server lists (the context's when not given).
-  Result<std::unique_ptr<kube::Client>> client = live.cluster.Connect(io, live.namespace_name);
-  if (!client.ok()) return Fail(io, client.error());
+  Result<ClusterConnection*> connection = Connection(io, live.cluster, live.namespace_name);
+  if (!connection.ok()) return Fail(io, connection.error());
+  ClusterQuery query = live.Query(positional, workloads_only);
+  query.all_types = ReadsEveryType();
   std::optional<Error> error = ReadClusterWorkloads(
-      client->get(), live.Query(positional, workloads_only), resolver, add, read);
+      (*connection)->client.get(), (*connection)->discovery.get(), query, resolver, add, read);
   for (const std::string& w : read->warnings) Warn(io, w);
   if (error) return Fail(io, *error);
   return std::nullopt;

@@ -67,6 +67,8 @@ class WorkloadCommand {
   virtual void AddFlags(FlagParser* parser) { (void)parser; }
   // Runs after the shared checks; `output` is already defaulted.
   virtual std::optional<Error> Validate() { return std::nullopt; }
+  // True when the command reads the cluster without TYPE arguments (get --all-types).
+  virtual bool ReadsEveryType() const { return false; }
   virtual int Run(const CommandIo& io) = 0;
 
   const CommandSpec& spec() const { return spec_; }
@@ -76,9 +78,15 @@ class WorkloadCommand {
   int Fail(const CommandIo& io, const Error& error) const;
   void Warn(const CommandIo& io, std::string_view text) const;
 
-  // The definitions -d and --definitions name, on top of the built-in catalog; on failure the
-  // error is reported and its exit code returned.
+  // The definitions -d and --definitions name, on top of the built-in catalog, and when the
+  // command reads the cluster (live.active) the cluster's definitions merged in
+  // (cluster_definitions.h; of their warnings only collisions are printed here: `wmap
+  // definitions` shows them all); on failure the error is reported and its exit code returned.
   std::optional<int> LoadDefinitions(const CommandIo& io, DefinitionResolver* resolver) const;
+  // The connection of `flags`, opened on first use and kept for the rest of the command, so
+  // that the definitions and the workloads are read with one client and one discovery.
+  Result<ClusterConnection*> Connection(const CommandIo& io, const ClusterFlags& flags,
+                                        const std::string& namespace_name) const;
   // The inputs read whole and grouped into workloads (ReadWorkloadInputs); on failure the error
   // is reported and its exit code returned.
   // `all`, when given, receives every object read in input order (ReadWorkloadInputs).
@@ -104,6 +112,7 @@ class WorkloadCommand {
 
  private:
   CommandSpec spec_;
+  mutable std::optional<ClusterConnection> connection_;  // see Connection()
 };
 
 int Execute(WorkloadCommand& command, std::span<const std::string> args, const CommandIo& io);

@@ -100,6 +100,12 @@ Outcome Wmap(const std::vector<std::string>& args, std::vector<std::string> env,
              const std::string& input) {
   env.push_back(kEpoch);
   env.push_back("HOME=/nonexistent");
+  // Discovery is cached in this process's scratch folder, never under a HOME.
+  const bool cache_given = std::any_of(
+      env.begin(), env.end(), [](const std::string& e) { return e.starts_with("KUBECACHEDIR="); });
+  if (Cluster* c = Cluster::Get(); c != nullptr && !cache_given) {
+    env.push_back("KUBECACHEDIR=" + c->work() + "/kube-cache");
+  }
   std::vector<const char*> environment;
   for (const std::string& e : env) environment.push_back(e.c_str());
   environment.push_back(nullptr);

@@ -63,8 +63,9 @@ class Cluster {
                     "scripts/test_cluster.sh)";                                            \
   }
 
-// Runs `wmap ARGS...` in-process from the source folder with exactly `env` (plus kEpoch and a
-// HOME without a kubeconfig) and `input` on standard input.
+// Runs `wmap ARGS...` in-process from the source folder with exactly `env` (plus kEpoch, a
+// HOME without a kubeconfig and, with a cluster, KUBECACHEDIR in work() unless `env` sets it)
+// and `input` on standard input.
 Outcome Wmap(const std::vector<std::string>& args, std::vector<std::string> env,
              const std::string& input = "");
 // `wmap ARGS...` as admin through the cluster's kubeconfig.

@@ -30,7 +30,8 @@ class Background {
  public:
   Background(const Cluster& c, std::vector<std::string> args) {
     std::signal(SIGPIPE, SIG_IGN);  // the pipe closes under a running watch
-    env_ = {"KUBECONFIG=" + c.kubeconfig(), kEpoch, "HOME=/nonexistent"};
+    env_ = {"KUBECONFIG=" + c.kubeconfig(), kEpoch, "HOME=/nonexistent",
+            "KUBECACHEDIR=" + c.work() + "/kube-cache"};
     for (const std::string& e : env_) environment_.push_back(e.c_str());
     environment_.push_back(nullptr);
     int fds[2];
