@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cli/cluster_source.h"
+#include "cli/pod_commands.h"
 #include "wmap/json.h"
 #include "wmap/meta.h"
 #include "wmap/patch.h"
@@ -156,6 +157,28 @@ Result<Value> WriteBack(kube::Client* client, const LiveWorkload& w, const Value
     return e;
   }
   return r;
+}
+
+std::optional<Error> WriteBackAll(const CommandIo& io, const LiveWorkloads& read,
+                                  const std::vector<Value>& changed,
+                                  const kube::WriteOptions& options, std::string_view done,
+                                  std::string_view output) {
+  const std::string suffix = options.dry_run ? " (server dry run)" : "";
+  std::vector<Value> documents;
+  for (size_t i = 0; i < read.workloads.size(); ++i) {
+    const LiveWorkload& w = read.workloads[i];
+    Result<Value> stored = WriteBack(read.client.get(), w, changed[i], options);
+    if (!stored.ok()) return stored.error();
+    if (output == "name") {
+      const bool same = changed[i] == w.object.value;
+      WriteAll(io.out_fd,
+               w.Name() + std::string(done) + (same ? " (no change)" : "") + suffix + "\n");
+    } else {
+      documents.push_back(std::move(*stored));
+    }
+  }
+  if (output != "name") WriteAll(io.out_fd, RenderDocuments(documents, output));
+  return std::nullopt;
 }
 
 }  // namespace wmap::cli

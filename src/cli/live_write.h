@@ -88,6 +88,16 @@ Value GuardedMergePatch(const Value& before, const Value& after);
 Result<Value> WriteBack(kube::Client* client, const LiveWorkload& w, const Value& after,
                         const kube::WriteOptions& options);
 
+// Writes each of `read.workloads` back as changed[i], in order, and prints what was done: with
+// output "name" one line per object as it is written ("jobset.jobset.x-k8s.io/x suspended",
+// `done` being " suspended", with " (no change)" when changed[i] is the object as read and
+// " (server dry run)"), else the objects the server returned, rendered as `output` (yaml, json)
+// once all are written. Stops at the first failure, which it returns.
+std::optional<Error> WriteBackAll(const CommandIo& io, const LiveWorkloads& read,
+                                  const std::vector<Value>& changed,
+                                  const kube::WriteOptions& options, std::string_view done,
+                                  std::string_view output);
+
 }  // namespace wmap::cli
 
 #endif  // WMAP_CLI_LIVE_WRITE_H_

@@ -210,27 +210,18 @@ class MutateCommand : public WorkloadCommand {
       if (!r.ok()) return Fail(io, r.error());
       changed.push_back(std::move(*r));
     }
-    std::vector<Value> documents;
     if (!apply_) {
+      std::vector<Value> documents;
       for (size_t i = 0; i < changed.size(); ++i) {
         documents.push_back(OutputDocument(output, read.workloads[i].object.value, changed[i]));
       }
       WriteAll(io.out_fd, RenderDocuments(documents, output == "yaml" ? "yaml" : "json"));
       return kExitOk;
     }
-    const std::string suffix = write_.write.dry_run ? " (server dry run)" : "";
-    for (size_t i = 0; i < read.workloads.size(); ++i) {
-      const LiveWorkload& w = read.workloads[i];
-      Result<Value> stored = WriteBack(read.client.get(), w, changed[i], write_.write);
-      if (!stored.ok()) return Fail(io, stored.error());
-      if (output == "name") {
-        const bool same = changed[i] == w.object.value;
-        WriteAll(io.out_fd, w.Name() + " patched" + (same ? " (no change)" : "") + suffix + "\n");
-      } else {
-        documents.push_back(std::move(*stored));
-      }
+    if (std::optional<Error> failed =
+            WriteBackAll(io, read, changed, write_.write, " patched", output)) {
+      return Fail(io, *failed);
     }
-    if (output != "name") WriteAll(io.out_fd, RenderDocuments(documents, output));
     return kExitOk;
   }
 

@@ -182,21 +182,10 @@ class SuspendCommand : public WorkloadCommand {
       if (!r.ok()) return Fail(io, r.error());
       changed.push_back(std::move(*r));
     }
-    const std::string done = suspend_ ? " suspended" : " resumed";
-    const std::string suffix = write_.write.dry_run ? " (server dry run)" : "";
-    std::vector<Value> documents;
-    for (size_t i = 0; i < read.workloads.size(); ++i) {
-      const LiveWorkload& w = read.workloads[i];
-      Result<Value> stored = WriteBack(read.client.get(), w, changed[i], write_.write);
-      if (!stored.ok()) return Fail(io, stored.error());
-      if (output == "name") {
-        const bool same = changed[i] == w.object.value;
-        WriteAll(io.out_fd, w.Name() + done + (same ? " (no change)" : "") + suffix + "\n");
-      } else {
-        documents.push_back(std::move(*stored));
-      }
+    if (std::optional<Error> failed = WriteBackAll(io, read, changed, write_.write,
+                                                   suspend_ ? " suspended" : " resumed", output)) {
+      return Fail(io, *failed);
     }
-    if (output != "name") WriteAll(io.out_fd, RenderDocuments(documents, output));
     return kExitOk;
   }
 
