@@ -181,6 +181,34 @@ Result<std::unique_ptr<kube::Client>> ClusterFlags::Connect(
   return kube::Client::Create(std::move(*config), std::move(options));
 }
 
+Result<const kube::ApiResource*> ResolveWorkloadType(const kube::Discovery& discovery,
+                                                     std::string_view type,
+                                                     const DefinitionResolver& resolver) {
+  const kube::ApiResource* resource = discovery.Resolve(type);
+  if (resource == nullptr) {
+    std::vector<const CatalogEntry*> defined = DefinitionsNamed(resolver, type);
+    if (defined.size() == 1) {
+      return Error::Of(
+          ErrorCode::kNotFound,
+          defined[0]->definition.root_kind().kind + " is not installed in this cluster",
+          "'kubectl api-resources' lists the types the server serves");
+    }
+    return Error::Of(ErrorCode::kNotFound,
+                     "the server doesn't have a resource type \"" + std::string(type) + "\"",
+                     "'kubectl api-resources' lists the types the server serves, 'wmap "
+                     "definitions' the types wmap reads");
+  }
+  const kube::ApiResource* served = WithDefinition(discovery, *resource, resolver);
+  if (served == nullptr) {
+    return Error::Of(ErrorCode::kNoDefinition,
+                     "no definition for " + resource->ApiVersion() + " " + resource->kind + " (" +
+                         resource->GroupResource() + ")",
+                     "pass --definition FILE or add one with --definitions DIR; 'wmap "
+                     "definitions' lists the built-in definitions");
+  }
+  return served;
+}
+
 Result<ClusterConnection> ClusterConnection::Open(const ClusterFlags& flags, const CommandIo& io,
                                                   const std::string& namespace_name) {
   Result<std::unique_ptr<kube::Client>> client = flags.Connect(io, namespace_name);

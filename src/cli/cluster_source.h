@@ -90,6 +90,14 @@ struct ClusterRead {
   }
 };
 
+// The served resource of TYPE whose objects a definition reads, as the readers resolve it: the
+// resource discovery resolves TYPE to, or another served version of its group and kind that a
+// definition has. Errors: a type the server lacks (not_found, also when a definition reads it:
+// "JobSet is not installed in this cluster"), a served type no definition reads (no_definition).
+Result<const kube::ApiResource*> ResolveWorkloadType(const kube::Discovery& discovery,
+                                                     std::string_view type,
+                                                     const DefinitionResolver& resolver);
+
 // The served resources of every definition's root kind at its own version, in definition
 // order: the types of `get --all-types`.
 std::vector<const kube::ApiResource*> ServedDefinitionTypes(const kube::Discovery& discovery,

@@ -15,7 +15,18 @@ struct CommandIo {
   int err_fd = 2;
   // NAME=VALUE entries, terminated by nullptr (the process environment by default).
   const char* const* environment = nullptr;
+  // How the user runs the program, as help and messages name it: "wmap", or "kubectl wmap"
+  // when it runs as the kubectl plugin kubectl-wmap (ProgramName).
+  std::string_view program = "wmap";
 };
+
+// The program as argv[0] names it: "kubectl wmap" for an executable named kubectl-wmap (kubectl
+// runs plugins by their path), else "wmap".
+std::string_view ProgramName(std::string_view argv0);
+
+// `text` (a help page or a hint) with every command line it teaches, "wmap ..." after a line
+// start, a space, a quote or a parenthesis, said as io.program says it. Unchanged for "wmap".
+std::string ForProgram(const CommandIo& io, std::string_view text);
 
 // Writes all of `text` to fd, retrying short writes. Returns false on a write error, which is
 // also remembered for the fd: RunMain reports the first one on the command's standard output

@@ -34,11 +34,12 @@ constexpr Command kCommands[] = {
      InspectCommandHelp},
     {"gang", "show the pod groups a workload's gang-scheduling instructions produce",
      RunGangCommand, GangCommandHelp},
-    {"mutate", "change pod templates (scheduler, labels, tolerations, images...) offline",
+    {"mutate", "change pod templates (scheduler, labels, tolerations, images...), of files or live",
      RunMutateCommand, MutateCommandHelp},
-    {"suspend", "apply a workload's suspend actions offline", RunSuspendCommand,
-     SuspendCommandHelp},
-    {"resume", "apply a workload's resume actions offline", RunResumeCommand, ResumeCommandHelp},
+    {"suspend", "suspend a workload in the cluster, or apply its suspend actions to a file",
+     RunSuspendCommand, SuspendCommandHelp},
+    {"resume", "resume a workload in the cluster, or apply its resume actions to a file",
+     RunResumeCommand, ResumeCommandHelp},
     {"apply", "submit workloads to the cluster, changed first through their definitions",
      RunApplyCommand, ApplyCommandHelp},
     {"delete", "delete workloads from the cluster", RunDeleteCommand, DeleteCommandHelp},
@@ -53,7 +54,7 @@ const Command* Find(std::string_view name) {
   return nullptr;
 }
 
-std::string MainHelp() {
+std::string MainHelp(const CommandIo& io) {
   std::string out =
       "wmap - read Kubernetes workload objects through declarative definitions\n"
       "\n"
@@ -69,11 +70,12 @@ std::string MainHelp() {
     out += line + std::string(c.summary) + "\n";
   }
   out += "\nRun 'wmap help COMMAND' or 'wmap COMMAND --help' for the options of a command.\n";
-  return out;
+  return ForProgram(io, out);
 }
 
 int UsageError(const CommandIo& io, const std::string& message) {
-  WriteAll(io.err_fd, "wmap: " + message + "\nRun 'wmap --help' for the list of commands.\n");
+  WriteAll(io.err_fd, std::string(io.program) + ": " + message + "\n" +
+                          ForProgram(io, "Run 'wmap --help' for the list of commands.\n"));
   return kExitUsage;
 }
 
@@ -125,18 +127,45 @@ std::string WriteErrorText(int err) { return "write error: " + std::string(std::
 
 std::span<const Command> Commands() { return kCommands; }
 
+std::string_view ProgramName(std::string_view argv0) {
+  size_t slash = argv0.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? argv0 : argv0.substr(slash + 1);
+  return base == "kubectl-wmap" ? "kubectl wmap" : "wmap";
+}
+
+std::string ForProgram(const CommandIo& io, std::string_view text) {
+  if (io.program == "wmap") return std::string(text);
+  constexpr std::string_view kWord = "wmap ";
+  std::string out;
+  size_t done = 0;
+  for (size_t at = text.find(kWord); at != std::string_view::npos; at = text.find(kWord, at + 1)) {
+    // A command line, not part of a longer word or path (wmap-reader.yaml, build/wmap).
+    const char before = at == 0 ? '\n' : text[at - 1];
+    if (before != '\n' && before != ' ' && before != '\'' && before != '"' && before != '(' &&
+        before != '`') {
+      continue;
+    }
+    out.append(text.substr(done, at - done));
+    out.append(io.program);
+    out.push_back(' ');
+    done = at + kWord.size();
+  }
+  out.append(text.substr(done));
+  return out;
+}
+
 namespace {
 
 int RunCommandLine(std::span<const std::string> args, const CommandIo& io_in) {
   CommandIo io = io_in;
   if (io.environment == nullptr) io.environment = environ;
   if (args.empty()) {
-    WriteAll(io.err_fd, MainHelp());
+    WriteAll(io.err_fd, MainHelp(io));
     return kExitUsage;
   }
   const std::string& first = args[0];
   if (first == "--help" || first == "-h") {
-    WriteAll(io.out_fd, MainHelp());
+    WriteAll(io.out_fd, MainHelp(io));
     return kExitOk;
   }
   if (first == "--version" || first == "-v" || first == "version") {
@@ -145,12 +174,12 @@ int RunCommandLine(std::span<const std::string> args, const CommandIo& io_in) {
   }
   if (first == "help") {
     if (args.size() == 1) {
-      WriteAll(io.out_fd, MainHelp());
+      WriteAll(io.out_fd, MainHelp(io));
       return kExitOk;
     }
     const Command* c = Find(args[1]);
     if (c == nullptr) return UsageError(io, "unknown command \"" + args[1] + "\"");
-    WriteAll(io.out_fd, c->help());
+    WriteAll(io.out_fd, ForProgram(io, c->help()));
     return kExitOk;
   }
   const Command* c = Find(first);
@@ -164,7 +193,7 @@ int RunCommandLine(std::span<const std::string> args, const CommandIo& io_in) {
     // Budgets bound what definitions, queries and readers build; this is the last line for the
     // rest (a machine with less memory than a budget allows). jq keeps gojq's runtime-error code;
     // the workload commands report an error (docs/limits.md).
-    WriteAll(io.err_fd, "wmap " + std::string(c->name) +
+    WriteAll(io.err_fd, std::string(io.program) + " " + std::string(c->name) +
                             ": out of memory\nhint: lower --eval-memory (or --max-memory for wmap "
                             "jq), or give the process more memory\n");
     return c->name == "jq" ? kExitRuntime : 1;

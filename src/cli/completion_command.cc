@@ -419,7 +419,7 @@ int RunCompletionCommand(std::span<const std::string> args, const CommandIo& io)
   std::vector<std::string> positional;
   std::optional<Error> error = parser.Parse(args, &positional);
   if (!error && help) {
-    WriteAll(io.out_fd, CompletionCommandHelp());
+    WriteAll(io.out_fd, ForProgram(io, CompletionCommandHelp()));
     return kExitOk;
   }
   if (!error && positional.size() != 1) {

@@ -565,7 +565,7 @@ int RunJqCommand(std::span<const std::string> args, const CommandIo& io) {
     return kExitUsage;
   }
   if (flags->help) {
-    WriteAll(io.out_fd, JqCommandHelp());
+    WriteAll(io.out_fd, ForProgram(io, JqCommandHelp()));
     return kExitOk;
   }
   if (flags->version) {

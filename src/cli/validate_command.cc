@@ -138,7 +138,7 @@ int RunValidateCommand(std::span<const std::string> args, const CommandIo& io) {
     } else if (!flags_done && a == "--") {
       flags_done = true;
     } else if (!flags_done && (a == "-h" || a == "--help")) {
-      WriteAll(io.out_fd, ValidateCommandHelp());
+      WriteAll(io.out_fd, ForProgram(io, ValidateCommandHelp()));
       return kExitOk;
     } else if (!flags_done && a == "--lenient") {
       options.lenient = true;

@@ -39,13 +39,7 @@ bool LooksLikeFile(const std::string& arg) {
 std::optional<Error> ValidateShared(WorkloadCommand& c) {
   const CommandSpec& spec = c.spec();
   if (!spec.formats.empty()) {
-    if (c.output.empty()) c.output = std::string(spec.formats.front());
-    if (std::find(spec.formats.begin(), spec.formats.end(), c.output) == spec.formats.end()) {
-      std::string given = c.output;
-      c.requested_output.clear();  // reported as text: the format asked for is not one
-      return UsageError("unknown output format \"" + given + "\"",
-                        "use " + FormatList(spec.formats));
-    }
+    if (std::optional<Error> e = c.CheckOutput(spec.formats)) return e;
   }
   if (spec.reads_cluster) {
     c.live.active = !c.positional.empty() || (c.ReadsEveryType() && c.input.files.empty());
@@ -83,6 +77,14 @@ std::optional<Error> ValidateShared(WorkloadCommand& c) {
 }
 
 }  // namespace
+
+std::optional<Error> WorkloadCommand::CheckOutput(const std::vector<std::string_view>& formats) {
+  if (output.empty()) output = std::string(formats.front());
+  if (std::find(formats.begin(), formats.end(), output) != formats.end()) return std::nullopt;
+  std::string given = output;
+  requested_output.clear();  // reported as text: the format asked for is not one
+  return UsageError("unknown output format \"" + given + "\"", "use " + FormatList(formats));
+}
 
 int WorkloadCommand::Fail(const CommandIo& io, const Error& error) const {
   return ReportError(io, spec_.name, requested_output, error);
@@ -195,7 +197,7 @@ int Execute(WorkloadCommand& command, std::span<const std::string> args, const C
     return command.Fail(io, *e);
   }
   if (help) {
-    WriteAll(io.out_fd, command.spec().help());
+    WriteAll(io.out_fd, ForProgram(io, command.spec().help()));
     return kExitOk;
   }
   if (std::optional<Error> e = ValidateShared(command)) return command.Fail(io, *e);

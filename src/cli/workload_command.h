@@ -73,6 +73,10 @@ class WorkloadCommand {
 
   const CommandSpec& spec() const { return spec_; }
 
+  // Defaults -o to the first of `formats` and checks it against them (a usage error naming
+  // them); Execute does this with spec().formats, a command whose formats depend on its other
+  // flags from its Validate.
+  std::optional<Error> CheckOutput(const std::vector<std::string_view>& formats);
   // Reports `error` for this command and returns its exit code: as a document when -o asked for
   // JSON or YAML, else as text (a default format never turns errors into documents).
   int Fail(const CommandIo& io, const Error& error) const;

@@ -32,12 +32,17 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
     Error shown = error;
     shown.file = text::EscapeForTerminal(error.file);
     shown.message = text::EscapeForTerminal(error.message, /*keep_newlines=*/true);
-    std::string text = "wmap " + std::string(command) + ": " + shown.ToString() + "\n";
-    if (!error.hint.empty()) text += "hint: " + text::EscapeForTerminal(error.hint, true) + "\n";
+    std::string text =
+        std::string(io.program) + " " + std::string(command) + ": " + shown.ToString() + "\n";
+    if (!error.hint.empty()) {
+      text += "hint: " + ForProgram(io, text::EscapeForTerminal(error.hint, true)) + "\n";
+    }
     WriteAll(io.err_fd, text);
     return ErrorCodeInfo(error.code).exit_code;
   }
-  Value v = view::ErrorDocument(error);
+  Error documented = error;
+  documented.hint = ForProgram(io, error.hint);
+  Value v = view::ErrorDocument(documented);
   if (format == "json") {
     json::WriteOptions w;
     w.sort_keys = false;
@@ -49,8 +54,8 @@ int ReportError(const CommandIo& io, std::string_view command, std::string_view 
 }
 
 void ReportWarning(const CommandIo& io, std::string_view command, std::string_view text) {
-  WriteAll(io.err_fd,
-           "wmap " + std::string(command) + ": warning: " + text::EscapeForTerminal(text) + "\n");
+  WriteAll(io.err_fd, std::string(io.program) + " " + std::string(command) +
+                          ": warning: " + text::EscapeForTerminal(text) + "\n");
 }
 
 void WarnUndefinedKind(const CommandIo& io, std::string_view command, const SourceObject& object,

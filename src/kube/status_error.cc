@@ -83,7 +83,8 @@ Error StatusError(long http_status, std::string_view body, const RequestContext&
                           " (or a ClusterRole for every namespace)") +
                (context.verb == "get" || context.verb == "list" || context.verb == "watch"
                     ? "; deploy/rbac/wmap-reader.yaml holds what wmap get needs"
-                    : "; deploy/rbac/wmap-submitter.yaml holds what wmap apply and delete "
+                    : "; deploy/rbac/wmap-submitter.yaml holds what wmap apply, delete, suspend, "
+                      "resume and mutate --apply "
                       "need");
       return e;
     }

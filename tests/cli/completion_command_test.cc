@@ -121,7 +121,8 @@ TEST(CompletionCommandTest, BashScriptParsesAndCompletes) {
   EXPECT_EQ(BashComplete(script, "mutate --output "),
             (std::set<std::string>{"yaml", "json", "patch", "json-patch"}));
   EXPECT_EQ(BashComplete(script, "mutate --ima"), std::set<std::string>{"--image"});
-  EXPECT_EQ(BashComplete(script, "mutate --to"), std::set<std::string>{"--toleration"});
+  EXPECT_EQ(BashComplete(script, "mutate --to"),
+            (std::set<std::string>{"--toleration", "--token"}));
   EXPECT_EQ(BashComplete(script, "completion "), (std::set<std::string>{"bash", "zsh", "fish"}));
   EXPECT_EQ(BashComplete(script, "help sus"), std::set<std::string>{"suspend"});
   // A flag that takes a free value offers nothing; a file flag offers files.

@@ -111,11 +111,41 @@ TEST(LiveFlagsTest, CommandsCheckTheFlagsBeforeConnecting) {
     EXPECT_NE(o.code, 0) << command;
     EXPECT_NE((o.out + o.err).find("/nonexistent/kubeconfig"), std::string::npos) << o.err;
   }
-  // The commands that write objects back stay file-only.
-  for (const char* command : {"mutate", "suspend", "resume"}) {
+  // The commands that write objects back name each object: a TYPE alone is a usage error, found
+  // before any connection; so are the flags that select by listing.
+  for (const char* command : {"suspend", "resume"}) {
     Outcome o = wg::Run({command, "jobsets", "-n", "ml"});
     EXPECT_EQ(o.code, 2) << command << ": " << o.err;
+    EXPECT_NE(o.err.find("no name given for \"jobsets\""), std::string::npos) << o.err;
+    o = wg::Run({command, "jobset/x", "-l", "a=b"});
+    EXPECT_EQ(o.code, 2) << command << ": " << o.err;
+    EXPECT_NE(o.err.find("-l is not a flag of 'wmap " + std::string(command) + "' with TYPE/NAME"),
+              std::string::npos)
+        << o.err;
+    o = wg::Run({command, "jobset/x", "--dry-run=client"});
+    EXPECT_EQ(o.code, 2) << command << ": " << o.err;
+    o = wg::Run({command, "jobset/x", "-o", "patch"});
+    EXPECT_EQ(o.code, 2) << command << ": " << o.err;
+    EXPECT_NE(o.err.find("use -o name, -o yaml or -o json"), std::string::npos) << o.err;
+    // Offline, the write flags are refused with the live form as the hint.
+    o = wg::Run({command, "-f", "examples/jobset-training.yaml", "--dry-run=server"});
+    EXPECT_EQ(o.code, 2) << command << ": " << o.err;
+    EXPECT_NE(o.err.find("--dry-run is for changing a workload in the cluster"), std::string::npos)
+        << o.err;
   }
+  Outcome o = wg::Run({"mutate", "jobsets", "--label", "a=b", "-n", "ml"});
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("no name given for \"jobsets\""), std::string::npos) << o.err;
+  o = wg::Run({"mutate", "jobset/x", "--label", "a=b", "--dry-run=server"});
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("give --apply to write the change to the cluster"), std::string::npos)
+      << o.err;
+  o = wg::Run({"mutate", "jobset/x", "--label", "a=b", "--apply", "-o", "patch"});
+  EXPECT_EQ(o.code, 2) << o.err;
+  // --apply with -f: the file goes to the cluster with wmap apply.
+  o = wg::Run({"mutate", "-f", "examples/jobset-training.yaml", "--label", "a=b", "--apply"});
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("wmap apply -f FILE"), std::string::npos) << o.err;
 }
 
 }  // namespace

@@ -10,6 +10,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 test -x "$work/prefix/bin/wmap"
+# The kubectl plugin: a link to wmap beside it, which names itself as kubectl does.
+test -L "$work/prefix/bin/kubectl-wmap"
+[ "$(readlink "$work/prefix/bin/kubectl-wmap")" = wmap ] ||
+  { echo "kubectl-wmap links to $(readlink "$work/prefix/bin/kubectl-wmap"), want wmap"; exit 1; }
+plugin_help=$("$work/prefix/bin/kubectl-wmap" --help)
+[[ "$plugin_help" == "kubectl wmap - "* ]] ||
+  { echo "kubectl-wmap --help begins '${plugin_help%%$'\n'*}'"; exit 1; }
 test -f "$work/prefix/include/wmap/workload.h"
 lib=$(ls "$work"/prefix/lib*/libwmap.so.0* | head -1)
 cmake -S "$src/tests/install/consumer" -B "$work/consumer" -G Ninja \
