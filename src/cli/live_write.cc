@@ -75,11 +75,8 @@ std::string LiveWorkload::Name() const {
   return kind + "/" + std::string(object.Name());
 }
 
-std::optional<Error> ReadNamedWorkloads(
-    const LiveFlags& live, const CommandIo& io, std::span<const std::string> type_args,
-    const DefinitionResolver& resolver, std::string_view command,
-    const std::function<std::optional<Error>(const kube::ApiResource&, const CatalogEntry&)>& check,
-    LiveWorkloads* out) {
+std::optional<Error> RequireNames(std::span<const std::string> type_args,
+                                  std::string_view command) {
   Result<std::vector<kube::TypeRequest>> types = kube::ParseTypeArguments(type_args);
   if (!types.ok()) return types.error();
   for (const kube::TypeRequest& t : *types) {
@@ -88,6 +85,17 @@ std::optional<Error> ReadNamedWorkloads(
                         "wmap " + std::string(command) + " " + t.type + "/NAME");
     }
   }
+  return std::nullopt;
+}
+
+std::optional<Error> ReadNamedWorkloads(
+    const LiveFlags& live, const CommandIo& io, std::span<const std::string> type_args,
+    const DefinitionResolver& resolver, std::string_view command,
+    const std::function<std::optional<Error>(const kube::ApiResource&, const CatalogEntry&)>& check,
+    LiveWorkloads* out) {
+  if (std::optional<Error> e = RequireNames(type_args, command)) return e;
+  Result<std::vector<kube::TypeRequest>> types = kube::ParseTypeArguments(type_args);
+  if (!types.ok()) return types.error();
   Result<std::unique_ptr<kube::Client>> client = live.cluster.Connect(io, live.namespace_name);
   if (!client.ok()) return client.error();
   out->client = std::move(*client);

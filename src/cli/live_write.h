@@ -54,6 +54,10 @@ std::string LiveWriteFlagsHelp();
 // --field-selector, --chunk-size): a command that writes names its objects.
 std::optional<Error> RefuseListFlags(std::span<const std::string> args, std::string_view command);
 
+// A usage error when the TYPE arguments are malformed or a TYPE has no NAME: checked before
+// anything connects.
+std::optional<Error> RequireNames(std::span<const std::string> type_args, std::string_view command);
+
 // A workload named by TYPE/NAME, as read from the cluster.
 struct LiveWorkload {
   const kube::ApiResource* resource = nullptr;  // served, at the version its definition reads

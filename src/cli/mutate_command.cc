@@ -156,6 +156,7 @@ class MutateCommand : public WorkloadCommand {
     scope_ = f_.Scope();
     if (live.active) {
       if (std::optional<Error> e = RefuseListFlags(args, spec().name)) return e;
+      if (std::optional<Error> e = RequireNames(positional, spec().name)) return e;
     }
     return write_.Validate(args, apply_, "give --apply to write the change to the cluster");
   }

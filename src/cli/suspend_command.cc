@@ -126,6 +126,7 @@ class SuspendCommand : public WorkloadCommand {
           "name the workload in the cluster: wmap " + std::string(spec().name) + " TYPE/NAME");
     }
     if (std::optional<Error> e = RefuseListFlags(args, spec().name)) return e;
+    if (std::optional<Error> e = RequireNames(positional, spec().name)) return e;
     return write_.Validate(args, true, "");
   }
 
