@@ -12,7 +12,6 @@
 namespace wmap::cli {
 namespace {
 
-
 // "JobSet.v1alpha2.jobset.x-k8s.io", as upstream's retry list names definitions.
 std::string DottedKind(const GroupVersionKind& k) {
   return k.group.empty() ? k.kind + "." + k.version : k.kind + "." + k.version + "." + k.group;
@@ -56,7 +55,6 @@ const kube::ApiResource* WithDefinition(const kube::Discovery& discovery,
   }
   return nullptr;
 }
-
 
 }  // namespace
 

@@ -29,7 +29,8 @@ struct GetWatchOptions {
 // on stderr; a collection listed again after 410 Gone changes only the rows that differ.
 // Returns the exit code.
 int WatchWorkloads(const WorkloadCommand& command, const CommandIo& io,
-                   ClusterConnection& connection, const ClusterQuery& query, const DefinitionResolver& resolver,
+                   ClusterConnection& connection, const ClusterQuery& query,
+                   const DefinitionResolver& resolver,
                    const view::WorkloadListOptions& list_options, const GetWatchOptions& options);
 
 }  // namespace wmap::cli
