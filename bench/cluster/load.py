@@ -56,12 +56,16 @@ def for_create(obj, index):
     if obj["kind"] in ("Job", "Deployment"):
         # The server validates built-in pod templates: limits no lower than requests, extended
         # resources (GPUs) with requests equal to limits.
-        for c in obj["spec"]["template"]["spec"].get("containers", []):
+        pod_spec = obj["spec"]["template"]["spec"]
+        for c in pod_spec.get("containers", []) + pod_spec.get("initContainers", []):
             r = c.get("resources", {})
             limits = r.pop("limits", {})
-            if "nvidia.com/gpu" in limits:
-                r.setdefault("requests", {})["nvidia.com/gpu"] = limits["nvidia.com/gpu"]
-                r["limits"] = {"nvidia.com/gpu": limits["nvidia.com/gpu"]}
+            requests_ = r.setdefault("requests", {})
+            extended = {k: limits.get(k, requests_.get(k)) for k in set(limits) | set(requests_)
+                        if "/" in k}
+            requests_.update(extended)
+            if extended:
+                r["limits"] = dict(extended)
     if obj["kind"] == "Deployment" and index % 4:
         spec = obj["spec"]
         kind = ["Deployment", "StatefulSet", "ReplicaSet", "DaemonSet"][index % 4]

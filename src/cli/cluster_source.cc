@@ -56,6 +56,9 @@ const kube::ApiResource* WithDefinition(const kube::Discovery& discovery,
   return nullptr;
 }
 
+// From this many namespaces holding workloads, pods and owners are listed across the cluster.
+constexpr size_t kClusterWideListFrom = 4;
+
 }  // namespace
 
 SourceObject ClusterObject(Value value, const kube::ApiResource& resource) {
@@ -373,6 +376,21 @@ std::optional<Error> ReadClusterWorkloads(kube::Client* client, kube::CachedDisc
     add(ClusterObject(std::move(item), resource));
   };
   auto list_everywhere = [&](const kube::ApiResource& resource) -> std::optional<Error> {
+    // Workloads in many namespaces: one paged list across the cluster costs fewer requests
+    // than one per namespace (what it reads beyond them is reduced to owner links as it
+    // streams); where that is forbidden, one list per namespace as below.
+    if (ns.empty() && scopes.size() >= kClusterWideListFrom) {
+      kube::ListOptions options;
+      options.chunk_size = query.chunk_size;
+      size_t taken = 0;
+      std::optional<Error> e = kube::List(client, resource, options, [&](Value item) {
+        ++taken;
+        keep(std::move(item), resource);
+        return true;
+      });
+      if (!e) return std::nullopt;
+      if (e->code != ErrorCode::kForbidden || taken > 0) return e;
+    }
     for (const std::string& scope : scopes) {
       kube::ListOptions options;
       options.namespace_name = scope;

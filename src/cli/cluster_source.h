@@ -7,7 +7,9 @@
 //   paged list, or one get per NAME), one paged pod list per namespace holding a workload, then
 //   one paged list per kind that the pods' controller-owner chains name (a JobSet's Jobs,
 //   Grove's PodCliques and PodCliqueSets), level by level up to meta::kMaxControllerDepth;
-//   never one request per object. With ClusterQuery::workloads_only the walk is left out: the
+//   never one request per object. With -A and workloads in 4 namespaces or more, pods and
+//   owners are listed across the cluster instead (O(kinds) requests), per namespace where
+//   that is forbidden. With ClusterQuery::workloads_only the walk is left out: the
 //   workloads alone, for commands that read nothing else (status, inspect).
 // - -A degrades as kubectl users expect of a namespaced reader: when listing a TYPE across the
 //   cluster is forbidden, that TYPE is listed in the context's namespace instead, with a
