@@ -56,6 +56,23 @@ const kube::ApiResource* WithDefinition(const kube::Discovery& discovery,
   return nullptr;
 }
 
+// A TYPE that discovery does not know.
+Error UnknownType(std::string_view type) {
+  return Error::Of(ErrorCode::kNotFound,
+                   "the server doesn't have a resource type \"" + std::string(type) + "\"",
+                   "'kubectl api-resources' lists the types the server serves, 'wmap "
+                   "definitions' the types wmap reads");
+}
+
+// A served type that no definition reads.
+Error NoDefinitionFor(const kube::ApiResource& resource) {
+  return Error::Of(ErrorCode::kNoDefinition,
+                   "no definition for " + resource.ApiVersion() + " " + resource.kind + " (" +
+                       resource.GroupResource() + ")",
+                   "pass --definition FILE or add one with --definitions DIR; 'wmap "
+                   "definitions' lists the built-in definitions");
+}
+
 // From this many namespaces holding workloads, pods and owners are listed across the cluster.
 constexpr size_t kClusterWideListFrom = 4;
 
@@ -194,18 +211,11 @@ Result<const kube::ApiResource*> ResolveWorkloadType(const kube::Discovery& disc
           defined[0]->definition.root_kind().kind + " is not installed in this cluster",
           "'kubectl api-resources' lists the types the server serves");
     }
-    return Error::Of(ErrorCode::kNotFound,
-                     "the server doesn't have a resource type \"" + std::string(type) + "\"",
-                     "'kubectl api-resources' lists the types the server serves, 'wmap "
-                     "definitions' the types wmap reads");
+    return UnknownType(type);
   }
   const kube::ApiResource* served = WithDefinition(discovery, *resource, resolver);
   if (served == nullptr) {
-    return Error::Of(ErrorCode::kNoDefinition,
-                     "no definition for " + resource->ApiVersion() + " " + resource->kind + " (" +
-                         resource->GroupResource() + ")",
-                     "pass --definition FILE or add one with --definitions DIR; 'wmap "
-                     "definitions' lists the built-in definitions");
+    return NoDefinitionFor(*resource);
   }
   return served;
 }
@@ -286,18 +296,11 @@ Result<ClusterTypes> ResolveClusterTypes(kube::CachedDiscovery* cached, const Cl
         if (!t.names.empty()) read->named_missing = true;
         continue;
       }
-      return Error::Of(ErrorCode::kNotFound,
-                       "the server doesn't have a resource type \"" + t.type + "\"",
-                       "'kubectl api-resources' lists the types the server serves, 'wmap "
-                       "definitions' the types wmap reads");
+      return UnknownType(t.type);
     }
     const kube::ApiResource* served = WithDefinition(**discovery, *resource, resolver);
     if (served == nullptr) {
-      return Error::Of(ErrorCode::kNoDefinition,
-                       "no definition for " + resource->ApiVersion() + " " + resource->kind + " (" +
-                           resource->GroupResource() + ")",
-                       "pass --definition FILE or add one with --definitions DIR; 'wmap "
-                       "definitions' lists the built-in definitions");
+      return NoDefinitionFor(*resource);
     }
     const CatalogEntry* entry = resolver.Find(served->ApiVersion(), served->kind);
     read->root_kinds.insert(KindKey(served->ApiVersion(), served->kind));
